@@ -1,0 +1,97 @@
+//! The library's error type. Each variant carries what the CLI needs to print a one-line
+//! message and a hint, and decides the exit code.
+
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug)]
+pub enum Error {
+    /// A file could not be read, written, locked or renamed.
+    Io { path: PathBuf, action: &'static str, source: io::Error },
+    /// A JSON file of ours or of an assistant's is not what it should be. `line` is 1-based.
+    BadFile { path: PathBuf, line: Option<usize>, problem: String },
+    /// The user gave input we refuse (empty term, bad config value, unknown key, …).
+    BadInput { problem: String, hint: Option<String> },
+    /// What was asked for is not there (a term to remove, a config key to print).
+    NotFound { problem: String, hint: Option<String> },
+    /// A term exists already with another explanation; `record --force` replaces it.
+    Conflict { term: String, current: String },
+}
+
+impl Error {
+    pub fn io(path: impl Into<PathBuf>, action: &'static str, source: io::Error) -> Error {
+        Error::Io { path: path.into(), action, source }
+    }
+
+    pub fn bad_input(problem: impl Into<String>, hint: Option<String>) -> Error {
+        Error::BadInput { problem: problem.into(), hint }
+    }
+
+    /// Exit code at the CLI: 1 for "not found / nothing to do", 2 for bad input or failure.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::NotFound { .. } | Error::Conflict { .. } => 1,
+            _ => 2,
+        }
+    }
+
+    /// What the user can do about it, if we know.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            Error::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
+                Some("check the folder's permissions, or point TINYLINGO_HOME at a writable folder".into())
+            }
+            Error::Io { .. } => None,
+            Error::BadFile { path, .. } => Some(format!(
+                "fix the file by hand (it was left untouched), or move it aside: {}",
+                path.display()
+            )),
+            Error::BadInput { hint, .. } | Error::NotFound { hint, .. } => hint.clone(),
+            Error::Conflict { term, .. } => Some(format!(
+                "to replace it: tinylingo record --force {} \"<new explanation>\"",
+                shell_word(term)
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io { path, action, source } => {
+                write!(f, "cannot {action} {}: {source}", path.display())
+            }
+            Error::BadFile { path, line: Some(line), problem } => {
+                write!(f, "{} line {line}: {problem}", path.display())
+            }
+            Error::BadFile { path, line: None, problem } => write!(f, "{}: {problem}", path.display()),
+            Error::BadInput { problem, .. } | Error::NotFound { problem, .. } => f.write_str(problem),
+            Error::Conflict { term, current } => {
+                write!(f, "\"{term}\" is already recorded as: {current}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Quotes a word for a shell command line shown in a hint, only when it needs quoting.
+pub(crate) fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars().all(|c| !c.is_whitespace() && !"'\"\\$`!*?;&|<>(){}[]#~".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}

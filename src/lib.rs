@@ -1,0 +1,33 @@
+//! tinylingo: a terminology and behaviour memory for AI coding assistants.
+//!
+//! A user (or the assistant) records a trigger word once; from then on a hook that runs before
+//! every prompt finds the recorded terms the prompt mentions and injects their explanations.
+//!
+//! # Design
+//!
+//! The hook is a fresh process per prompt, so everything expensive happens when the glossary
+//! changes, not when a prompt arrives:
+//!
+//! * [`store`] owns the files under `~/.config/tinylingo/`: `glossary.json` and `config.json`,
+//!   written atomically under an exclusive lock.
+//! * [`index`] turns the glossary and the settings the hook needs into one zero-copy archive
+//!   (rkyv) behind a small header that fingerprints the source files. The hook maps it and
+//!   searches it in place: its cost does not grow with the glossary.
+//! * [`matching`] holds the search itself: the exact Aho-Corasick automaton laid out as flat
+//!   tables, the fuzzy bigram prefilter, the LLM confirmation, and the merged result.
+//! * [`platform`] knows each assistant: how a hook is registered, what event arrives on stdin,
+//!   and what shape the answer takes on stdout.
+//! * [`hook`] is the hook's path from stdin to stdout; it swallows every error.
+//! * [`cli`] parses arguments and prints; it holds no logic of its own.
+//!
+//! Data flows one way: cli → store/index → matching → platform output.
+
+pub mod cli;
+pub mod error;
+pub mod hook;
+pub mod index;
+pub mod matching;
+pub mod platform;
+pub mod store;
+
+pub use error::{Error, Result};

@@ -1,0 +1,1 @@
+//! LLM confirmation of fuzzy candidates. (Being written.)
