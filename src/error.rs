@@ -41,9 +41,10 @@ impl Error {
     /// What the user can do about it, if we know.
     pub fn hint(&self) -> Option<String> {
         match self {
-            Error::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
-                Some("check the folder's permissions, or point TINYLINGO_HOME at a writable folder".into())
-            }
+            Error::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => Some(
+                "check the folder's permissions, or point TINYLINGO_HOME at a writable folder"
+                    .into(),
+            ),
             Error::Io { .. } => None,
             Error::BadFile { path, .. } => Some(format!(
                 "fix the file by hand (it was left untouched), or move it aside: {}",
@@ -67,8 +68,12 @@ impl fmt::Display for Error {
             Error::BadFile { path, line: Some(line), problem } => {
                 write!(f, "{} line {line}: {problem}", path.display())
             }
-            Error::BadFile { path, line: None, problem } => write!(f, "{}: {problem}", path.display()),
-            Error::BadInput { problem, .. } | Error::NotFound { problem, .. } => f.write_str(problem),
+            Error::BadFile { path, line: None, problem } => {
+                write!(f, "{}: {problem}", path.display())
+            }
+            Error::BadInput { problem, .. } | Error::NotFound { problem, .. } => {
+                f.write_str(problem)
+            }
             Error::Conflict { term, current } => {
                 write!(f, "\"{term}\" is already recorded as: {current}")
             }
