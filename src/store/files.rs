@@ -1,0 +1,100 @@
+//! Locking and atomic replacement of files.
+//!
+//! The discipline is git's and SQLite's: a reader sees either the old file or the new one,
+//! never a mix, because a new version is written in full to a temporary file in the same
+//! folder, flushed to disk, and renamed over the old one (rename within one file system is
+//! atomic). Writers serialise on an advisory lock held on a separate lock file, which the
+//! kernel releases when the process dies, so a killed writer never blocks the next one.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// An exclusive advisory lock on the store, released on drop or when the process exits.
+#[derive(Debug)]
+pub struct StoreLock {
+    _file: File,
+}
+
+impl StoreLock {
+    pub fn acquire(path: &Path) -> Result<StoreLock> {
+        let file = open_lock_file(path).map_err(|e| Error::io(path, "open lock file", e))?;
+        file.lock().map_err(|e| Error::io(path, "lock", e))?;
+        Ok(StoreLock { _file: file })
+    }
+
+    pub fn try_acquire(path: &Path) -> Option<StoreLock> {
+        let file = open_lock_file(path).ok()?;
+        file.try_lock().ok()?;
+        Some(StoreLock { _file: file })
+    }
+}
+
+fn open_lock_file(path: &Path) -> io::Result<File> {
+    OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)
+}
+
+/// Replaces `path` with `contents` atomically: a reader or a crash sees the old content or the
+/// new, complete content, never a part.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let tmp = temp_path(path);
+    let written = (|| -> io::Result<()> {
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        // Keep the permissions of the file we replace (a user may have made it private).
+        if let Ok(meta) = fs::metadata(path) {
+            let _ = file.set_permissions(meta.permissions());
+        }
+        file.write_all(contents)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, path)?;
+        // The rename itself must reach the disk too, or a power cut may undo it.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(Error::io(path, "write", e));
+    }
+    Ok(())
+}
+
+/// A temporary name next to `path`, unique to this process and call.
+fn temp_path(path: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
+}
+
+/// Reads a file, `Ok(None)` when it does not exist.
+pub fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path, "read", e)),
+    }
+}
+
+/// Turns a serde_json error into our error, naming the file and the line. `expected` says what
+/// the file should hold, for errors where the JSON is valid but of the wrong shape.
+pub fn json_error(path: &Path, e: &serde_json::Error, expected: &str) -> Error {
+    // serde_json's message ends with " at line L column C"; we report the line on its own.
+    let msg = e.to_string();
+    let detail = match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    };
+    let problem = match e.classify() {
+        serde_json::error::Category::Data => format!("{detail} (expected {expected})"),
+        _ => format!("not valid JSON: {detail}"),
+    };
+    let line = (e.line() > 0).then_some(e.line());
+    Error::BadFile { path: path.to_path_buf(), line, problem }
+}
