@@ -311,8 +311,9 @@ fn from_ureq(e: ureq::Error, timeout: Duration) -> LlmError {
         ureq::Error::BodyExceedsLimit(limit) => {
             LlmError::BadBody(format!("longer than {limit} bytes"))
         }
+        // Reading the body as text reports invalid UTF-8 this way.
         ureq::Error::Io(io) if io.kind() == io::ErrorKind::InvalidData => {
-            LlmError::BadBody(format!("not UTF-8 ({io})"))
+            LlmError::BadBody(io.to_string())
         }
         other => LlmError::Transport(other.to_string()),
     }
