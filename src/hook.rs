@@ -1,1 +1,134 @@
-//! (being written)
+//! The hook's path: event on stdin → index → matching → the platform's answer on stdout.
+//!
+//! This runs in front of every prompt a person types, so two rules shape it. It must be fast:
+//! the index is mapped, not parsed, and nothing here reads `glossary.json` unless the index is
+//! stale. And it must never break a prompt: every error, and even a panic, ends in exit 0 with
+//! nothing on stdout (Cursor gets its `{"continue":true}`); the reason goes to the debug log
+//! when `debug` is on.
+
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+use crate::index::HookIndex;
+use crate::matching::{self, llm::LlmRequest, Engines, Outcome, Smart, Verdict};
+use crate::platform::block::{self, BlockEntry};
+use crate::platform::Platform;
+use crate::store::config::ArchivedSettings;
+use crate::store::Store;
+
+/// The debug log is cut back to its newer half when it passes this size.
+const DEBUG_LOG_CAP: u64 = 1 << 20;
+
+/// Runs the hook for `platform` on this process's stdin and stdout. Never fails.
+pub fn run(platform: Platform) {
+    // A panic message on stderr could show up in the assistant; the hook stays silent.
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut input = Vec::new();
+    let read_ok = std::io::stdin().lock().read_to_end(&mut input).is_ok();
+    let answer = std::panic::catch_unwind(|| if read_ok { answer(platform, &input) } else { None })
+        .ok()
+        .flatten();
+    let output = answer.or_else(|| platform.spec().render_output(None));
+    if let Some(text) = output {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    }
+}
+
+/// The text to print for one event, or `None` (the platform's "nothing" then applies).
+pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
+    let started = Instant::now();
+    let store = Store::locate().ok()?;
+    let spec = platform.spec();
+    let index = HookIndex::open(&store).ok()?;
+    let data = index.data()?;
+    let settings = &data.settings;
+    let event = match spec.parse_event(input) {
+        Ok(event) => event,
+        Err(problem) => {
+            log_line(&store, settings, || format!("{} {problem}", spec.name));
+            return None;
+        }
+    };
+    let engines =
+        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
+    let smart = smart_mode(settings);
+    let outcome = matching::find(&engines, &event.prompt, &smart);
+    let entries: Vec<BlockEntry> = outcome
+        .hits()
+        .map(|(e, smart)| BlockEntry { term: e.term, explanation: e.explanation, smart })
+        .collect();
+    let context = block::render(&entries, settings.inject.max_chars.to_native() as usize);
+    let output = spec.render_output(context.as_deref());
+    log_line(&store, settings, || {
+        describe(spec.name, &index, &outcome, event.prompt.chars().count(), started.elapsed())
+    });
+    output
+}
+
+/// The smart-matching mode the settings ask for.
+fn smart_mode(settings: &ArchivedSettings) -> Smart<'_> {
+    let s = &settings.smart;
+    if !s.enabled {
+        return Smart::Off;
+    }
+    Smart::Confirm {
+        threshold: s.fuzzy_threshold.to_native(),
+        llm: LlmRequest {
+            endpoint: s.endpoint.as_str(),
+            model: s.model.as_str(),
+            api_key: s.api_key.as_str(),
+            timeout: Duration::from_millis(s.timeout_ms.to_native()),
+            template: s.prompt.as_str(),
+        },
+    }
+}
+
+/// One debug-log line for a hook run.
+fn describe(
+    platform: &str,
+    index: &HookIndex,
+    o: &Outcome,
+    chars: usize,
+    total: Duration,
+) -> String {
+    let mut line = format!(
+        "{platform} prompt={chars}ch index={} exact={}({:?}) fuzzy={:?} llm={:?}",
+        match &index.fallback_reason {
+            None => "mapped".to_string(),
+            Some(why) => format!("rebuilt[{why}]"),
+        },
+        o.exact.len(),
+        o.exact_time,
+        o.fuzzy_time,
+        o.llm_time,
+    );
+    if !o.candidates.is_empty() {
+        let list: Vec<String> = o
+            .candidates
+            .iter()
+            .map(|c| format!("{}:{:.2}:{:?}", c.entry.term, c.score, c.confirmed))
+            .collect();
+        line.push_str(&format!(" candidates=[{}]", list.join(", ")));
+    }
+    match &o.verdict {
+        Verdict::NotAsked => {}
+        Verdict::Answered => line.push_str(" llm=answered"),
+        Verdict::Failed(e) => line.push_str(&format!(" llm=failed({e})")),
+    }
+    line.push_str(&format!(" total={total:?}"));
+    line
+}
+
+/// Appends a line to the debug log when `debug` is on; best effort, capped in size.
+fn log_line(store: &Store, settings: &ArchivedSettings, line: impl FnOnce() -> String) {
+    if !settings.debug {
+        return;
+    }
+    let path = store.debug_log_path();
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let text = format!("{stamp} {}\n", line().replace('\n', " "));
+    let _ = crate::store::files::append_capped(&path, text.as_bytes(), DEBUG_LOG_CAP);
+}

@@ -72,7 +72,9 @@ impl std::fmt::Display for HeaderProblem {
         match self {
             HeaderProblem::Truncated => f.write_str("file truncated"),
             HeaderProblem::NotAnIndex => f.write_str("not a tinylingo index"),
-            HeaderProblem::OtherVersion(v) => write!(f, "format version {v}, expected {FORMAT_VERSION}"),
+            HeaderProblem::OtherVersion(v) => {
+                write!(f, "format version {v}, expected {FORMAT_VERSION}")
+            }
             HeaderProblem::Damaged => f.write_str("checksum mismatch"),
         }
     }
@@ -114,7 +116,11 @@ pub fn decode(file: &[u8]) -> Result<Header, HeaderProblem> {
     if word(&h[104..112]) != checksum(tail(archive)) {
         return Err(HeaderProblem::Damaged);
     }
-    Ok(Header { version, glossary: Fingerprint(words(&h[24..64])), config: Fingerprint(words(&h[64..104])) })
+    Ok(Header {
+        version,
+        glossary: Fingerprint(words(&h[24..64])),
+        config: Fingerprint(words(&h[64..104])),
+    })
 }
 
 fn tail(archive: &[u8]) -> &[u8] {

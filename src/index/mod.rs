@@ -118,7 +118,9 @@ impl HookIndex {
     pub fn open(store: &Store) -> Result<HookIndex> {
         let sources = source_fingerprints(store);
         let reason = match open_mapped(&store.index_path(), sources) {
-            Ok(map) => return Ok(HookIndex { backing: Backing::Mapped(map), fallback_reason: None }),
+            Ok(map) => {
+                return Ok(HookIndex { backing: Backing::Mapped(map), fallback_reason: None })
+            }
             Err(reason) => reason,
         };
         let glossary = Glossary::load(store)?;

@@ -111,13 +111,18 @@ impl<'a> Outcome<'a> {
     /// drawn only from terms that did not hit exactly).
     pub fn hits(&self) -> impl Iterator<Item = (&Entry<'a>, bool)> {
         let exact = self.exact.iter().map(|e| (e, false));
-        let smart = self.candidates.iter().filter(|c| c.confirmed == Some(true)).map(|c| (&c.entry, true));
+        let smart =
+            self.candidates.iter().filter(|c| c.confirmed == Some(true)).map(|c| (&c.entry, true));
         exact.chain(smart)
     }
 }
 
 /// Finds what `message` mentions.
-pub fn find<'a, T: TermSource + ?Sized>(engines: &Engines<'a, T>, message: &str, smart: &Smart) -> Outcome<'a> {
+pub fn find<'a, T: TermSource + ?Sized>(
+    engines: &Engines<'a, T>,
+    message: &str,
+    smart: &Smart,
+) -> Outcome<'a> {
     let started = Instant::now();
     let exact = exact_hits(engines, message);
     let exact_time = started.elapsed();
@@ -141,7 +146,11 @@ pub fn find<'a, T: TermSource + ?Sized>(engines: &Engines<'a, T>, message: &str,
         .into_iter()
         .filter_map(|c| {
             let (term, explanation) = engines.entries.verified(c.id)?;
-            Some(Scored { entry: Entry { id: c.id, term, explanation }, score: c.score, confirmed: None })
+            Some(Scored {
+                entry: Entry { id: c.id, term, explanation },
+                score: c.score,
+                confirmed: None,
+            })
         })
         .collect();
     outcome.fuzzy_time = started.elapsed();
@@ -167,7 +176,10 @@ pub fn find<'a, T: TermSource + ?Sized>(engines: &Engines<'a, T>, message: &str,
 
 /// Exact hits in glossary order. Each hit the automaton reports is checked against the
 /// message, so a damaged table can miss a term but never invent one.
-fn exact_hits<'a, T: TermSource + ?Sized>(engines: &Engines<'a, T>, message: &str) -> Vec<Entry<'a>> {
+fn exact_hits<'a, T: TermSource + ?Sized>(
+    engines: &Engines<'a, T>,
+    message: &str,
+) -> Vec<Entry<'a>> {
     let hay = message.as_bytes();
     engines
         .automaton
@@ -176,7 +188,11 @@ fn exact_hits<'a, T: TermSource + ?Sized>(engines: &Engines<'a, T>, message: &st
         .filter_map(|(id, end)| {
             let (term, explanation) = engines.entries.verified(id)?;
             let start = end.checked_sub(term.len())?;
-            (hay.get(start..end) == Some(term.as_bytes())).then_some(Entry { id, term, explanation })
+            (hay.get(start..end) == Some(term.as_bytes())).then_some(Entry {
+                id,
+                term,
+                explanation,
+            })
         })
         .collect()
 }

@@ -175,7 +175,10 @@ impl Config {
             _ => typed_value(text),
         };
         check(key, kind, &value).map_err(|problem| {
-            Error::bad_input(problem, Some(format!("example: tinylingo config {key} {}", example(kind))))
+            Error::bad_input(
+                problem,
+                Some(format!("example: tinylingo config {key} {}", example(kind))),
+            )
         })?;
         let mut parts = key.split('.').peekable();
         let mut map = &mut self.raw;

@@ -98,3 +98,16 @@ pub fn json_error(path: &Path, e: &serde_json::Error, expected: &str) -> Error {
     let line = (e.line() > 0).then_some(e.line());
     Error::BadFile { path: path.to_path_buf(), line, problem }
 }
+
+/// Appends to a log file; when the file has grown past `cap` bytes, its older half is dropped
+/// first (whole lines), so the log never grows without bound.
+pub fn append_capped(path: &Path, line: &[u8], cap: u64) -> io::Result<()> {
+    if fs::metadata(path).map(|m| m.len() > cap).unwrap_or(false) {
+        let old = fs::read(path)?;
+        let half = old.len() / 2;
+        let cut = old[half..].iter().position(|&b| b == b'\n').map_or(old.len(), |i| half + i + 1);
+        let _ = write_atomic(path, &old[cut..]);
+    }
+    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    file.write_all(line)
+}

@@ -24,7 +24,9 @@ pub enum Recorded {
     /// The same explanation was recorded already; nothing changed.
     Unchanged,
     /// `--force` replaced the explanation in place; this was the old one.
-    Updated { was: String },
+    Updated {
+        was: String,
+    },
 }
 
 impl Glossary {
@@ -102,7 +104,9 @@ impl Glossary {
             Some(current) if force => {
                 Ok(Recorded::Updated { was: std::mem::replace(current, explanation.to_string()) })
             }
-            Some(current) => Err(Error::Conflict { term: term.to_string(), current: current.clone() }),
+            Some(current) => {
+                Err(Error::Conflict { term: term.to_string(), current: current.clone() })
+            }
         }
     }
 
