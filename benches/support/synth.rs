@@ -1,5 +1,5 @@
 //! Deterministic synthetic glossaries for benchmarks: a realistic mix of CJK terms (2–6
-//! common characters) and ASCII identifiers, with explanations of 40–120 characters. The
+//! common characters) and ASCII identifiers, with explanations of 25–75 characters (the seed examples have 26–47). The
 //! seed design's four example terms come first, so a fixed prompt always has some hits.
 
 /// A small, fast, seeded generator (SplitMix64): benchmarks must see the same data every run.
@@ -83,10 +83,9 @@ pub fn glossary(n: usize) -> Vec<(String, String)> {
         if !seen.insert(term.clone()) {
             continue;
         }
-        let len = 40 + rng.below(80);
-        let explanation: String = (0..len)
-            .map(|i| if i % 7 == 3 { ' ' } else { cjk[rng.below(cjk.len())] })
-            .collect();
+        let len = 25 + rng.below(50);
+        let explanation: String =
+            (0..len).map(|i| if i % 7 == 3 { ' ' } else { cjk[rng.below(cjk.len())] }).collect();
         out.push((term, format!("{explanation} src/mod{}/", out.len())));
     }
     out
