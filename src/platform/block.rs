@@ -4,7 +4,7 @@
 //! <system-reminder>
 //! [TinyLingo]
 //! - 智能抠图: ProjectA 中背景移除模块，类名 BGRemover，位于 src/modules/bgremove/
-//! - 提交: git commit 后不要执行 git push。由用户决定…
+//! - 提交: git commit 后不要执行 git push。…
 //! - 另有相关: 发布, 回滚（tinylingo match 查看）
 //! </system-reminder>
 //! ```
@@ -12,8 +12,10 @@
 //! # Budget
 //!
 //! The whole text — both tags, the `[TinyLingo]` line and every newline — never exceeds
-//! `max_chars`, counted in chars (Unicode scalar values, what `str::chars` yields), the unit the
-//! assistants' own context limits are documented in. Each hit takes one of three forms:
+//! `max_chars`, counted in chars (Unicode scalar values, what `str::chars` yields). Clients
+//! written in JavaScript measure UTF-16 units, in which a char outside the BMP (most emoji)
+//! counts twice; at the allowed budgets that matters only for text made mostly of such chars.
+//! Each hit takes one of three forms:
 //!
 //! * **full**: `- term: explanation`;
 //! * **compact**: `- term: ` and the explanation cut short, ending with `…`. The cut falls
