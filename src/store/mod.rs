@@ -12,6 +12,7 @@
 pub mod config;
 pub mod files;
 pub mod glossary;
+pub mod sessions;
 
 use std::path::{Path, PathBuf};
 
