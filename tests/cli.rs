@@ -193,6 +193,8 @@ fn record_of_the_same_text_changes_nothing() {
     assert_eq!(stamp(&home.glossary()), before);
 }
 
+/// Bad input changes nothing, not even the store's folder or lock file. Fails while
+/// `actions::record` takes the store's lock (which creates both) before validating.
 #[test]
 fn empty_or_blank_term_or_explanation_is_refused_in_a_fresh_home_without_writing() {
     for args in [
@@ -427,6 +429,9 @@ fn invalid_glossary_is_refused_naming_the_file_and_line() {
     assert_refuses_bad_glossary(BROKEN_LINE_3.as_bytes(), Some("line 3"));
 }
 
+/// serde_json reports a trailing comma where it meets the closing brace (line 4 here); the
+/// message must point at the comma, the line the user has to fix. Fails until
+/// `store::files::json_error` maps a trailing-comma error back to the comma's line.
 #[test]
 fn trailing_comma_is_reported_on_its_own_line() {
     assert_refuses_bad_glossary(TRAILING_COMMA_LINE_3.as_bytes(), Some("line 3"));
@@ -538,12 +543,16 @@ fn config_refuses_invalid_values_and_changes_nothing() {
     assert_eq!(read(&home.config()), bytes);
 }
 
+/// As for `record`: fails while `actions::set_config` locks (creating the folder and the lock
+/// file) before validating the key and the value.
 #[test]
-fn config_refusal_in_a_fresh_home_creates_no_config_file() {
+fn config_refusal_in_a_fresh_home_creates_nothing() {
     let home = Home::new();
     home.run(&["config", "smart.enabled", "yes"]).expect_code(2);
     home.run(&["config", "smart.nope", "1"]).expect_code(2);
     assert!(!home.config().exists());
+    // Bad input changes nothing: not even the store's folder or its lock file.
+    assert_eq!(home.tree(), Vec::<std::path::PathBuf>::new(), "a refused config wrote files");
 }
 
 #[test]
