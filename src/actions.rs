@@ -12,6 +12,8 @@ use crate::store::{Glossary, Store};
 
 /// Adds or (with `force`) updates a term.
 pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Result<Recorded> {
+    // Refuse bad input before the lock, which creates the folder: a refusal changes nothing.
+    Glossary::default().record(term, explanation, force)?;
     let _lock = store.lock()?;
     let mut glossary = Glossary::load(store)?;
     let recorded = glossary.record(term, explanation, force)?;
@@ -25,7 +27,8 @@ pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Resu
 /// Removes terms. Those present are removed; when some were not there, the error names them and
 /// the closest recorded terms (exit 1), after the others were removed.
 pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
-    let _lock = store.lock()?;
+    // With nothing recorded there is nothing to lock (locking would create the folder).
+    let _lock = if store.dir().is_dir() { Some(store.lock()?) } else { None };
     let mut glossary = Glossary::load(store)?;
     let mut removed = Vec::new();
     let mut missing = Vec::new();
@@ -58,6 +61,8 @@ pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
 
 /// Sets a config key, then rebuilds the index (the hook reads its settings from there).
 pub fn set_config(store: &Store, key: &str, value: &str) -> Result<()> {
+    // Refuse bad input before the lock, which creates the folder: a refusal changes nothing.
+    Config::default().set(key, value)?;
     let _lock = store.lock()?;
     let mut config = Config::load(store)?;
     config.set(key, value)?;

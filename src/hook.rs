@@ -9,11 +9,12 @@
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
-use crate::index::HookIndex;
+use crate::index::{ArchivedIndexData, HookIndex};
 use crate::matching::{self, llm::LlmRequest, Engines, Outcome, Smart, Verdict};
 use crate::platform::block::{self, BlockEntry};
-use crate::platform::Platform;
+use crate::platform::{Event, Platform};
 use crate::store::config::ArchivedSettings;
+use crate::store::sessions::{self, SessionState};
 use crate::store::Store;
 
 /// The debug log is cut back to its newer half when it passes this size.
@@ -50,20 +51,60 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
             return None;
         }
     };
-    let engines =
-        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
-    let smart = smart_mode(settings);
-    let outcome = matching::find(&engines, &event.prompt, &smart);
-    let entries: Vec<BlockEntry> = outcome
-        .hits()
-        .map(|(e, smart)| BlockEntry { term: e.term, explanation: e.explanation, smart })
-        .collect();
-    let context = block::render(&entries, settings.inject.max_chars.to_native() as usize);
-    let output = spec.render_output(context.as_deref());
+    let (output, outcome) = respond(&store, platform, data, &event);
     log_line(&store, settings, || {
         describe(spec.name, &index, &outcome, event.prompt.chars().count(), started.elapsed())
     });
     output
+}
+
+/// What the hook prints for `event`, and what matched. Shared with `match --platform`, so that
+/// the debug view shows exactly what the hook would inject.
+///
+/// With `inject.dedupe` on and a session id in the event, terms injected in the session's last
+/// `inject.repeatAfter` prompts are left out, and the session's state records what the model
+/// was shown this time (hits named only on the last line stay eligible).
+pub fn respond<'a>(
+    store: &Store,
+    platform: Platform,
+    data: &'a ArchivedIndexData,
+    event: &Event,
+) -> (Option<String>, Outcome<'a>) {
+    let settings = &data.settings;
+    let engines =
+        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
+    let outcome = matching::find(&engines, &event.prompt, &smart_mode(settings));
+    let mut entries: Vec<BlockEntry> = outcome
+        .hits()
+        .map(|(e, smart)| BlockEntry { term: e.term, explanation: e.explanation, smart })
+        .collect();
+    let inject = &settings.inject;
+    let session = event.session.as_deref().filter(|_| inject.dedupe);
+    let mut state = match session {
+        // A prompt without hits still counts towards "the last N prompts".
+        Some(id) if entries.is_empty() => {
+            sessions::note_prompt(store, id);
+            None
+        }
+        Some(id) => SessionState::load(store, id, inject.repeat_after.to_native()),
+        None => None,
+    };
+    if let Some(state) = &state {
+        entries.retain(|e| state.keep(e.term));
+    }
+    let block = block::layout(&entries, inject.max_chars.to_native() as usize);
+    if let Some(state) = &mut state {
+        if let Some(b) = &block {
+            for (e, form) in entries.iter().zip(&b.forms) {
+                if form.explained() {
+                    state.record(e.term);
+                }
+            }
+        }
+        // Saved even when nothing new was shown: it also advances the prompt counter.
+        let _ = state.save();
+    }
+    (platform.spec().render_output(block.as_ref().map(|b| b.text.as_str())), outcome)
 }
 
 /// The smart-matching mode the settings ask for.

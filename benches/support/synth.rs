@@ -1,3 +1,4 @@
+#![allow(dead_code)] // each bench or example uses part of it
 //! Deterministic synthetic glossaries for benchmarks: a realistic mix of CJK terms (2–6
 //! common characters) and ASCII identifiers, with explanations of 25–75 characters (the seed examples have 26–47). The
 //! seed design's four example terms come first, so a fixed prompt always has some hits.

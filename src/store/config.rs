@@ -122,8 +122,8 @@ impl Config {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Config::default());
         }
-        let raw: Map<String, Value> =
-            serde_json::from_slice(bytes).map_err(|e| json_error(path, &e, "a JSON object"))?;
+        let raw: Map<String, Value> = serde_json::from_slice(bytes)
+            .map_err(|e| json_error(path, bytes, &e, "a JSON object"))?;
         Ok(Config { raw })
     }
 

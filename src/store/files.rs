@@ -97,7 +97,7 @@ pub fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
 
 /// Turns a serde_json error into our error, naming the file and the line. `expected` says what
 /// the file should hold, for errors where the JSON is valid but of the wrong shape.
-pub fn json_error(path: &Path, e: &serde_json::Error, expected: &str) -> Error {
+pub fn json_error(path: &Path, bytes: &[u8], e: &serde_json::Error, expected: &str) -> Error {
     // serde_json's message ends with " at line L column C"; we report the line on its own.
     let msg = e.to_string();
     let detail = match msg.rfind(" at line ") {
@@ -108,8 +108,28 @@ pub fn json_error(path: &Path, e: &serde_json::Error, expected: &str) -> Error {
         serde_json::error::Category::Data => format!("{detail} (expected {expected})"),
         _ => format!("not valid JSON: {detail}"),
     };
-    let line = (e.line() > 0).then_some(e.line());
+    let mut line = (e.line() > 0).then_some(e.line());
+    if detail.starts_with("trailing comma") {
+        // serde_json points at the bracket after the comma; a person looks for the comma.
+        line = line.map(|l| line_of_comma_before(bytes, l, e.column()));
+    }
     Error::BadFile { path: path.to_path_buf(), line, problem }
+}
+
+/// The line of the last non-blank byte before (line, column), both 1-based.
+fn line_of_comma_before(bytes: &[u8], line: usize, column: usize) -> usize {
+    let line_start = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(line.saturating_sub(2))
+        .map_or(0, |(i, _)| i + 1);
+    let at = if line == 1 { 0 } else { line_start } + column.saturating_sub(1);
+    let before = &bytes[..at.min(bytes.len())];
+    match before.iter().rposition(|b| !b.is_ascii_whitespace()) {
+        Some(i) => 1 + before[..i].iter().filter(|&&b| b == b'\n').count(),
+        None => line,
+    }
 }
 
 /// Appends to a log file; when the file has grown past `cap` bytes, its older half is dropped

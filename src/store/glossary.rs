@@ -47,7 +47,7 @@ impl Glossary {
             return Ok(Glossary::default());
         }
         let entries: IndexMap<String, String> =
-            serde_json::from_slice(bytes).map_err(|e| json_error(path, &e, SHAPE))?;
+            serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e, SHAPE))?;
         Ok(Glossary { entries })
     }
 
