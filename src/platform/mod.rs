@@ -12,7 +12,9 @@ mod claude;
 mod codex;
 mod cursor;
 mod gemini;
+pub mod instructions;
 mod opencode;
+pub mod settings_file;
 
 use serde_json::Value;
 
