@@ -248,17 +248,17 @@ fn object_at<'a>(
 fn shape_error(path: &Path, key: &str, found: &Value, expected: &str) -> Error {
     let kind = match found {
         Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     };
     Error::BadFile {
         path: path.to_path_buf(),
         line: None,
         problem: format!(
-            "\"{key}\" is a {kind}, not {expected}; tinylingo cannot add its hook without \
+            "\"{key}\" is {kind}, not {expected}; tinylingo cannot add its hook without \
              changing what is there"
         ),
     }
