@@ -12,6 +12,7 @@ mod claude;
 mod codex;
 mod cursor;
 mod gemini;
+pub mod install;
 pub mod instructions;
 mod opencode;
 pub mod settings_file;
