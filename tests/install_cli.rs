@@ -88,15 +88,10 @@ fn invalid_json_is_refused_and_left_untouched() {
         let path = format!("{dir}/{file}");
         let broken = "{\n  \"model\": \"opus\",\n  // a comment\n}\n";
         h.write(&path, broken);
-        let before = h.snapshot();
         for args in [&["install"][..], &["uninstall"][..]] {
-            let out = h.run(args);
-            assert_eq!(out.status.code(), Some(2), "{args:?} {}", home::describe(&out));
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert!(err.starts_with("tinylingo: ") && err.contains(&path), "{err}");
+            // Nothing anywhere is changed: the other assistant (Codex) is not installed either.
+            let err = h.refused(args, &path);
             assert!(err.contains("line 3") && err.contains("hint:"), "{err}");
-            // Nothing anywhere was changed: the other assistant (Codex) was not installed either.
-            assert_eq!(h.snapshot(), before, "{args:?}");
         }
         assert_eq!(h.read(&path), broken);
     }
@@ -106,11 +101,7 @@ fn invalid_json_is_refused_and_left_untouched() {
 fn hooks_of_an_unexpected_shape_are_refused() {
     let h = Home::new();
     h.write(".claude/settings.json", "{\n  \"hooks\": []\n}\n");
-    let before = h.snapshot();
-    let out = h.run(&["install", "claude"]);
-    assert_eq!(out.status.code(), Some(2), "{}", home::describe(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("\"hooks\" is an array, not an object"));
-    assert_eq!(h.snapshot(), before);
+    h.refused(&["install", "claude"], "\"hooks\" is an array, not an object");
 }
 
 #[test]
@@ -207,11 +198,8 @@ fn opencode_gets_a_plugin_and_the_instruction_block() {
 fn a_plugin_file_of_someone_else_is_not_overwritten() {
     let h = Home::new();
     h.write(".config/opencode/plugins/tinylingo.js", "export const Other = async () => ({})\n");
+    h.refused(&["install", "opencode"], "not written by tinylingo");
     let before = h.snapshot();
-    let out = h.run(&["install", "opencode"]);
-    assert_eq!(out.status.code(), Some(2), "{}", home::describe(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not written by tinylingo"));
-    assert_eq!(h.snapshot(), before);
     let out = h.ok(&["uninstall", "opencode"]);
     assert!(out.contains("left ~/.config/opencode/plugins/tinylingo.js alone"), "{out}");
     assert_eq!(h.snapshot(), before);

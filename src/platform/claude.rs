@@ -2,6 +2,11 @@
 //! `~/.claude/CLAUDE.md`.
 use super::{CommandEntry, OutputShape, Platform, Registration, Rules, Spec};
 
+/// A `{"hooks": [{"type": "command", "command": …, "timeout": 10}]}` group; the timeout is in
+/// seconds. Codex CLI reads the same format.
+pub(super) const ENTRY: CommandEntry =
+    CommandEntry { grouped: true, name: None, typed: true, timeout: Some(10), version: None };
+
 pub(super) const SPEC: Spec = Spec {
     platform: Platform::Claude,
     name: "claude",
@@ -21,13 +26,7 @@ pub(super) const SPEC: Spec = Spec {
     registration: Registration::Command {
         file: "settings.json",
         event: "UserPromptSubmit",
-        entry: CommandEntry {
-            grouped: true,
-            name: None,
-            typed: true,
-            timeout: Some(10),
-            version: None,
-        },
+        entry: ENTRY,
     },
     rules: Rules::File("CLAUDE.md"),
     install_notes: &[],

@@ -1,6 +1,6 @@
 //! Codex CLI: a `UserPromptSubmit` command hook in `~/.codex/hooks.json`, Claude Code's shape;
 //! instructions in `~/.codex/AGENTS.md`.
-use super::{CommandEntry, OutputShape, Platform, Registration, Rules, Spec};
+use super::{OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
     platform: Platform::Codex,
@@ -13,13 +13,7 @@ pub(super) const SPEC: Spec = Spec {
     registration: Registration::Command {
         file: "hooks.json",
         event: "UserPromptSubmit",
-        entry: CommandEntry {
-            grouped: true,
-            name: None,
-            typed: true,
-            timeout: Some(10),
-            version: None,
-        },
+        entry: super::claude::ENTRY,
     },
     rules: Rules::File("AGENTS.md"),
     install_notes: &[

@@ -69,6 +69,18 @@ impl Home {
         String::from_utf8(out.stdout).unwrap()
     }
 
+    /// Runs `tinylingo args…`, which must refuse (exit 2, `message` on stderr) and change
+    /// nothing at all. Returns stderr.
+    pub fn refused(&self, args: &[&str], message: &str) -> String {
+        let before = self.snapshot();
+        let out = self.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(err.starts_with("tinylingo: ") && err.contains(message), "{args:?}: {err}");
+        assert_eq!(self.snapshot(), before, "{args:?} changed something");
+        err
+    }
+
     pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
         let mut c = Command::new(program);
         c.env("HOME", self.root());
