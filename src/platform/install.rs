@@ -234,12 +234,13 @@ fn step(verb: Verb, what: impl Into<String>, path: &Path, action: Action) -> Ste
 fn plan_link(link: &Path) -> Result<Step> {
     let target = running_binary(link.parent().unwrap_or(link))?;
     let what = format!("link to {}", target.display());
-    let verb = match fs::symlink_metadata(link) {
-        Err(_) => Verb::Add,
-        Ok(_) if fs::read_link(link).ok().as_deref() == Some(target.as_path()) => Verb::Keep,
-        Ok(_) => Verb::Update,
-    };
-    Ok(step(verb, what, link, Action::Link(target)))
+    Ok(match fs::symlink_metadata(link) {
+        Err(_) => step(Verb::Add, what, link, Action::Link(target)),
+        Ok(_) if fs::read_link(link).ok() == Some(target.clone()) => {
+            step(Verb::Keep, what, link, Action::None)
+        }
+        Ok(_) => step(Verb::Update, what, link, Action::Link(target)),
+    })
 }
 
 /// The binary the link should point at. The path the user ran it by is preferred to the
@@ -297,18 +298,16 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path) -> Result<Section> {
         Registration::Plugin { dir: sub, file, other_dirs } => {
             let path = dir.join(sub).join(file);
             let content = plugin_source(link);
-            let verb = match read_if_exists(&path)? {
-                None => Verb::Add,
-                Some(old) if old == content.as_bytes() => Verb::Keep,
-                Some(old) if is_our_plugin(&old) => Verb::Update,
+            let what = "chat.message plugin";
+            let write = Action::Write(content.clone().into_bytes());
+            section.steps.push(match read_if_exists(&path)? {
+                None => step(Verb::Add, what, &path, write),
+                Some(old) if old == content.as_bytes() => {
+                    step(Verb::Keep, what, &path, Action::None)
+                }
+                Some(old) if is_our_plugin(&old) => step(Verb::Update, what, &path, write),
                 Some(_) => return Err(not_our_plugin(&path)),
-            };
-            section.steps.push(step(
-                verb,
-                "chat.message plugin",
-                &path,
-                Action::Write(content.into_bytes()),
-            ));
+            });
             for other in other_dirs {
                 let old = dir.join(other).join(file);
                 if read_if_exists(&old)?.is_some_and(|b| is_our_plugin(&b)) {
