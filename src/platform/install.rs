@@ -528,15 +528,6 @@ fn tilde(home: &Path, path: &Path) -> String {
 }
 
 impl Report {
-    /// Whether anything was (or would be) changed.
-    pub fn changed(&self) -> bool {
-        self.sections
-            .iter()
-            .flat_map(|s| &s.steps)
-            .chain(&self.binary)
-            .any(|s| s.verb != Verb::Keep)
-    }
-
     fn line(&self, f: &mut fmt::Formatter<'_>, s: &Step) -> fmt::Result {
         let state = s.verb.state(self.dry_run);
         writeln!(f, "  {}: {} {state}", tilde(&self.home, &s.path), s.what)
