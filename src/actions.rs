@@ -17,8 +17,8 @@ pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Resu
     let recorded = glossary.record(term, explanation, force)?;
     if recorded != Recorded::Unchanged {
         glossary.save(store)?;
+        rebuild_index(store, &glossary)?;
     }
-    rebuild_index(store, &glossary)?;
     Ok(recorded)
 }
 

@@ -47,7 +47,7 @@ use crate::error::Result;
 use crate::matching::automaton::Automaton;
 use crate::matching::fuzzy::FuzzyIndex;
 use crate::store::config::{Config, Settings};
-use crate::store::files::write_atomic;
+use crate::store::files::write_atomic_in_pieces;
 use crate::store::{Glossary, Store};
 
 /// The archived content of the index file.
@@ -87,7 +87,8 @@ pub fn write(store: &Store, archive: &[u8], sources: (Fingerprint, Fingerprint))
     let mut file = Vec::with_capacity(HEADER_LEN + archive.len());
     file.extend_from_slice(&header);
     file.extend_from_slice(archive);
-    write_atomic(&store.index_path(), &file)
+    // Page-sized writes keep the hook's resident set small (see write_atomic_in_pieces).
+    write_atomic_in_pieces(&store.index_path(), &file, 4096)
 }
 
 /// Rebuilds the index from what is on disk now. The caller holds the store's lock.
@@ -177,6 +178,17 @@ impl std::fmt::Display for Unusable {
     }
 }
 
+/// Keeps the hook's resident memory proportional to what the search touches. The page cache may
+/// hold the file in large folios, which the kernel would otherwise map 2 MiB at a time on the
+/// first touch; and readahead around each touched page is wasted on random lookups.
+fn limit_residency(map: &Mmap) {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = map.advise(memmap2::Advice::NoHugePage);
+    }
+    let _ = map.advise(memmap2::Advice::Random);
+}
+
 /// Maps an index file and checks it describes `sources`.
 pub fn open_mapped(
     path: &Path,
@@ -196,6 +208,7 @@ pub fn open_mapped(
     // change them; every access below is bounds-checked and validated, so that yields a wrong
     // or missing answer, not undefined behaviour in our code.
     let map = unsafe { Mmap::map(&file) }.map_err(|e| Unusable::Unreadable(e.to_string()))?;
+    limit_residency(&map);
     let head = header::decode(&map).map_err(Unusable::Header)?;
     if (head.glossary, head.config) != sources {
         return Err(Unusable::Stale);

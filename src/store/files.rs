@@ -39,6 +39,17 @@ fn open_lock_file(path: &Path) -> io::Result<File> {
 /// Replaces `path` with `contents` atomically: a reader or a crash sees the old content or the
 /// new, complete content, never a part.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    write_atomic_in_pieces(path, contents, usize::MAX)
+}
+
+/// [`write_atomic`], handing the data to the kernel `piece` bytes at a time.
+///
+/// Why this matters for a file that is mapped later: the page cache keeps a file in folios
+/// sized by the writes that filled it, and a page fault on a mapping maps the whole folio.
+/// Written in one large call, the index sits in folios of up to 2 MiB, and each lookup the hook
+/// makes would add megabytes to its resident set; written a page at a time, a lookup adds only
+/// the kernel's fault-around window.
+pub fn write_atomic_in_pieces(path: &Path, contents: &[u8], piece: usize) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let tmp = temp_path(path);
     let written = (|| -> io::Result<()> {
@@ -47,7 +58,9 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
         if let Ok(meta) = fs::metadata(path) {
             let _ = file.set_permissions(meta.permissions());
         }
-        file.write_all(contents)?;
+        for chunk in contents.chunks(piece.max(1)) {
+            file.write_all(chunk)?;
+        }
         file.sync_all()?;
         drop(file);
         fs::rename(&tmp, path)?;
