@@ -351,25 +351,21 @@ fn gemini_install_and_uninstall() {
 }
 
 #[test]
-#[ignore = "needs exact matching (the automaton) from main: un-ignore once merged"]
 fn claude_registered_command_answers() {
     registered_command_answers(&CLAUDE);
 }
 
 #[test]
-#[ignore = "needs exact matching (the automaton) from main: un-ignore once merged"]
 fn cursor_registered_command_answers() {
     registered_command_answers(&CURSOR);
 }
 
 #[test]
-#[ignore = "needs exact matching (the automaton) from main: un-ignore once merged"]
 fn codex_registered_command_answers() {
     registered_command_answers(&CODEX);
 }
 
 #[test]
-#[ignore = "needs exact matching (the automaton) from main: un-ignore once merged"]
 fn gemini_registered_command_answers() {
     registered_command_answers(&GEMINI);
 }
@@ -377,7 +373,6 @@ fn gemini_registered_command_answers() {
 /// Cursor also runs the hooks in ~/.claude/settings.json: with both installed, a Cursor prompt
 /// gets the block from the Cursor registration only.
 #[test]
-#[ignore = "needs exact matching (the automaton) from main: un-ignore once merged"]
 fn cursor_prompt_gets_the_block_once_with_both_installed() {
     let h = Home::new();
     user_setup(&h, &CLAUDE);

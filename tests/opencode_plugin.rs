@@ -112,7 +112,6 @@ fn the_hook_gets_the_users_text_and_its_answer_becomes_one_synthetic_part() {
 }
 
 #[test]
-#[ignore = "needs exact matching (the automaton) from main: un-ignore once merged"]
 fn a_recorded_term_adds_the_block() {
     let h = installed();
     let output = chat_message(&h, &json!([text_part(HIT)]));
