@@ -11,7 +11,7 @@ use crate::actions;
 use crate::error::{Error, Result};
 use crate::index::HookIndex;
 use crate::matching::{self, llm::LlmRequest, Engines, Outcome, Smart};
-use crate::platform::Platform;
+use crate::platform::{install, Platform};
 use crate::store::config::Config;
 use crate::store::glossary::{pretty_json, Recorded};
 use crate::store::{Glossary, Store};
@@ -88,6 +88,31 @@ tinylingo match --no-llm \"抠图功能有bug\"\n  tinylingo match --json \"联�
         /// Show fuzzy candidates without asking the LLM (works even when smart is off).
         #[arg(long)]
         no_llm: bool,
+    },
+    /// Register the prompt hook and the instruction block with the assistants.
+    #[command(after_help = "With no argument, every assistant whose settings folder exists \
+(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini). A named assistant is installed \
+even when its folder is missing. Installing again refreshes everything and changes nothing \
+else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
+tinylingo install --dry-run")]
+    Install {
+        /// claude, cursor, opencode, codex or gemini.
+        #[arg(value_parser = platform_name)]
+        platforms: Vec<Platform>,
+        /// Print what would change and change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Remove the hook and the instruction block from the assistants (your own content stays).
+    #[command(after_help = "With no argument, from every assistant.\n\nExamples:\n  \
+tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run")]
+    Uninstall {
+        /// claude, cursor, opencode, codex or gemini.
+        #[arg(value_parser = platform_name)]
+        platforms: Vec<Platform>,
+        /// Print what would change and change nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// The hook entry point the assistants run: reads their event on stdin.
     #[command(
@@ -189,6 +214,14 @@ fn run(command: Command) -> Result<ExitCode> {
         }
         Command::Hook { platform } => {
             crate::hook::run(platform);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Install { platforms, dry_run } => {
+            print!("{}", install::run(&store, install::Mode::Install, &platforms, dry_run)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Uninstall { platforms, dry_run } => {
+            print!("{}", install::run(&store, install::Mode::Uninstall, &platforms, dry_run)?);
             Ok(ExitCode::SUCCESS)
         }
     }
