@@ -782,7 +782,7 @@ mod tests {
         /// Arbitrary table contents (cycles, self loops, out-of-range links and ranks).
         #[test]
         fn arbitrary_tables_are_harmless(
-            base in prop::collection::vec(any::<u32>().prop_map(|v| v % 600 | (v & FLAG_OUT)), 0..600),
+            base in prop::collection::vec(any::<u32>().prop_map(|v| (v % 600) | (v & FLAG_OUT)), 0..600),
             check in prop::collection::vec(any::<u8>(), 0..600),
             fail in prop::collection::vec(0u32..600, 0..600),
             out_rank in prop::collection::vec(any::<u32>(), 0..40),

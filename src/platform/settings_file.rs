@@ -33,7 +33,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Map<String, Value>> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    serde_json::from_slice(bytes).map_err(|e| json_error(path, &e, "a JSON object"))
+    serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e, "a JSON object"))
 }
 
 /// The file's new text: two-space pretty JSON and a trailing newline.
