@@ -87,7 +87,10 @@ fn explanations_with_quotes_and_newlines_are_escaped_in_the_json() {
     home.record_all(&[("抠图", explanation)]);
     let out = home.claude_hook("抠图");
     out.ok();
-    assert_eq!(out.json(), claude_answer(&[("抠图", explanation)]));
+    // A line break inside an explanation is shown as ⏎, so that every entry stays one line
+    // of the block (issue 7's safe rendering); quotes, backslashes and controls survive as is.
+    let shown = explanation.replace('\n', "⏎");
+    assert_eq!(out.json(), claude_answer(&[("抠图", &shown)]));
 }
 
 #[test]
