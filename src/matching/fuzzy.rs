@@ -1,6 +1,73 @@
-//! The fuzzy bigram prefilter for smart matching. (Being written.)
+//! The fuzzy bigram prefilter for smart matching.
+//!
+//! # What it computes
+//!
+//! Scores are bigram Jaccard similarities over chars (Unicode scalar values); the definition
+//! lives, written as literally as possible, in [`reference`]. In short:
+//!
+//! * a term made only of `[A-Za-z0-9_.-]` ("ASCII term") is compared, case-insensitively, with
+//!   every maximal run of those chars in the message ("word") that shares at least 2 bigrams
+//!   with it; its score is the best Jaccard;
+//! * any other term ("window term", e.g. CJK) of `L` chars is compared with the whole message
+//!   when that has at most `L + 2` chars, else with every window of `max(2, L) ..= L + 2` chars.
+//!
+//! [`ArchivedFuzzyIndex::candidates`] returns the terms scoring at least the threshold (not
+//! exact hits), best first then by id, at most [`MAX_CANDIDATES`]: exactly what
+//! [`reference::candidates`] returns, scores bit for bit.
+//!
+//! # Design
+//!
+//! The hook reads the index in place from a mapped file, so everything is flat integer tables.
+//!
+//! * **Bigram ids in rarity order.** Every distinct bigram of the glossary (ASCII terms
+//!   contribute lowercased bigrams, window terms raw ones; a kind bit keeps the two apart) gets
+//!   an id, ids ordered by how many terms contain the bigram, rarest first. A hash table
+//!   (`slots`, open addressing, key stored in the slot) maps a bigram to its id.
+//! * **Per-term tokens.** Each term's bigram ids, sorted (so rarest first), repeats kept: the
+//!   bigram multiset. Overlaps are merges of two sorted lists, no hashing.
+//! * **Posting lists with prefix ranks.** For each bigram, the terms containing it, each entry
+//!   tagged with the term's token count `nT` and the rank `r` of the bigram in the term's
+//!   sorted tokens. Entries are grouped by `nT` (a small group directory) and sorted by `r`
+//!   inside a group.
+//!
+//! A query cannot afford to count, for every term, how many bigrams it shares with the prompt:
+//! ASCII identifiers are made of the same few hundred English bigrams as the prose of a prompt,
+//! so at 100k terms the lists of a 1,000-char prompt hold most of the index (~600k entries).
+//! Instead the search uses *prefix filtering* under a *rising bar*:
+//!
+//! * To score at least `τ`, a term needs an overlap of at least `α` tokens with its best word
+//!   or window, where `α` follows from `τ`, `nT` and the word's size (the Jaccard denominator
+//!   is at least `nT + nW - m`). Of the common tokens, the rarest one then has at least `α - 1`
+//!   common tokens after it in the term's rarest-first order: its rank is `≤ nT - α`. So only
+//!   the *prefix* of each posting group (`r ≤ nT - α`) can produce a candidate; since common
+//!   bigrams sit at the end of most terms' orders, their long lists are mostly cut. The same
+//!   holds on the word side (rank in the word `≤ nW - α`), and `α ≤ min(nT, nW)` is the length
+//!   filter (skip whole groups).
+//! * Only 12 candidates are returned, so the bar is `τ = max(threshold, score of the 12th best
+//!   so far)`. The search runs in phases with falling bars (0.75, 0.5, 0.35, then the
+//!   threshold); each phase finds every term scoring at least its bar, so once 12 results are
+//!   at or above the bar of a finished phase, no later phase can change them. Prompts that
+//!   mention anything close to many terms stop after the cheap high-bar phases; the expensive
+//!   low bar only runs when few terms come close.
+//! * Survivors are scored exactly: ASCII terms by merging token lists with the word (the
+//!   overlap is the multiset intersection); window terms by a sweep over the prompt positions
+//!   of their bigrams (the best window starts at a hit, so only those starts are tried).
+//!
+//! All bounds are integer (`r`, `α`) or conservative: `α` is computed with a small slack so a
+//! rounding error can only let an extra term through to exact scoring, never drop one, and the
+//! final test is `score >= threshold` on the same `f64` expression as the reference.
+//!
+//! Terms that never score (ASCII terms of fewer than 3 chars: they cannot share 2 bigrams with
+//! anything), one-char window terms (they score 1 only against a message equal to them; kept in
+//! a small sorted table), and terms too long for the `u8` ranks (scored directly on every
+//! query) stay out of the posting lists. With threshold ≤ 0 every term qualifies; results
+//! beyond the positive scores are filled with zero-score terms in id order.
+//!
+//! Robustness: every table read is bounds-checked and every loop is bounded by a table or
+//! message length, so a corrupt index gives wrong answers, never a panic or a hang.
 
 use super::TermSource;
+use std::cell::RefCell;
 
 /// A term proposed by the prefilter, with its score.
 #[derive(Debug, Clone, PartialEq)]
@@ -12,22 +79,501 @@ pub struct Candidate {
 /// Most candidates ever proposed for one prompt.
 pub const MAX_CANDIDATES: usize = 12;
 
-/// Prefilter tables, built at record time and read in place.
+/// Term kinds in [`FuzzyIndex::term_kind`].
+const KIND_NONE: u8 = 0;
+const KIND_ASCII: u8 = 1;
+const KIND_WINDOW: u8 = 2;
+const KIND_SINGLE: u8 = 3;
+
+/// Terms with more tokens than this are not posted (ranks and lengths are stored as `u8`);
+/// they are scored directly on every query. Real glossary terms are far shorter.
+const MAX_POSTED: usize = u8::MAX as usize;
+
+/// Kind bit of a bigram key: lowercased bigram of an ASCII term (else raw bigram).
+const ASCII_KIND: u64 = 1 << 42;
+
+/// Falling bars of the search phases (the threshold itself always runs last).
+const PHASES: [f64; 3] = [0.75, 0.5, 0.35];
+
+/// Slack on `α`: `⌈k·A − SLACK⌉` may be one lower than the exact minimum when `k·A` is within
+/// rounding distance of an integer, which only lets an extra term through to exact scoring.
+const SLACK: f64 = 1e-6;
+
+#[inline]
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+#[inline]
+fn is_word_char(c: char) -> bool {
+    c.is_ascii() && is_word_byte(c as u8)
+}
+
+/// Chars are < 2^21, so a bigram packs into 42 bits; bit 42 is the kind.
+#[inline]
+fn raw_key(a: u32, b: u32) -> u64 {
+    (u64::from(a) << 21) | u64::from(b)
+}
+
+#[inline]
+fn ascii_key(a: u8, b: u8) -> u64 {
+    ASCII_KIND | raw_key(u32::from(a.to_ascii_lowercase()), u32::from(b.to_ascii_lowercase()))
+}
+
+/// Hash of a bigram key for the slot table. Part of the file format: keep it stable.
+#[inline]
+fn slot_hash(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
+}
+
+/// `f64` score exactly as the definition states it: Σmin / Σmax.
+#[inline]
+fn ratio(min_sum: usize, max_sum: usize) -> f64 {
+    min_sum as f64 / max_sum as f64
+}
+
+/// Smallest overlap `m ≥ base` that can give a score `≥ τ` when the score is at most
+/// `m / (A − m)`, i.e. `m ≥ τ·A / (1 + τ)` (`k = τ / (1 + τ)`); `None` when it exceeds `cap`.
+#[inline]
+fn min_overlap(k: f64, a: usize, base: usize, cap: usize) -> Option<usize> {
+    // `as usize` saturates: negative → 0, NaN → 0 (k is never NaN here).
+    let alpha = ((k * a as f64 - SLACK).ceil() as usize).max(base);
+    (alpha <= cap).then_some(alpha)
+}
+
+/// `k = τ / (1 + τ)` for [`min_overlap`]; `None` when nothing can reach `τ` (scores are ≤ 1).
+#[inline]
+fn bar_factor(tau: f64) -> Option<f64> {
+    if tau > 1.0 {
+        None
+    } else if tau > 0.0 {
+        Some(tau / (1.0 + tau))
+    } else {
+        Some(0.0)
+    }
+}
+
+/// Prefilter tables, built at record time and read in place. See the module doc.
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Default, Clone)]
 pub struct FuzzyIndex {
-    pub placeholder: Vec<u32>,
+    /// Per term: how it is scored (`KIND_*`).
+    pub term_kind: Vec<u8>,
+    /// Per term, `n + 1` offsets into `term_toks`.
+    pub term_toks_off: Vec<u32>,
+    /// Per term: its bigram ids, sorted ascending (rarest first), repeats kept.
+    pub term_toks: Vec<u32>,
+    /// Bigram hash table, 4 words per slot: key low 32 bits, key high bits, id + 1 (0 = empty),
+    /// reserved. Power-of-two slot count, load ≤ 0.7.
+    pub slots: Vec<u32>,
+    /// Per bigram id, `nbig + 1` offsets into the group directory.
+    pub bigram_groups: Vec<u32>,
+    /// Per group: the token count `nT` shared by its entries.
+    pub group_len: Vec<u8>,
+    /// Per group, plus a final sentinel: first posting entry (a group ends where the next
+    /// starts, groups of consecutive bigrams are contiguous).
+    pub group_start: Vec<u32>,
+    /// Per posting entry: the term.
+    pub post_term: Vec<u32>,
+    /// Per posting entry: rank of the bigram's first occurrence in the term's sorted tokens.
+    pub post_rank: Vec<u8>,
+    /// One-char window terms as `(char, id)` pairs, flattened, sorted.
+    pub singles: Vec<u32>,
+    /// Terms too long to post, scored directly on every query.
+    pub specials: Vec<u32>,
 }
 
 impl FuzzyIndex {
+    /// Builds the tables over `terms` (id = position).
     pub fn build<T: TermSource + ?Sized>(terms: &T) -> FuzzyIndex {
-        let _ = terms;
-        FuzzyIndex::default()
+        let n = terms.len();
+        let mut term_kind = Vec::with_capacity(n);
+        let mut toks_off: Vec<u32> = Vec::with_capacity(n + 1);
+        toks_off.push(0);
+        // Keys first; they become ids once every bigram's frequency is known.
+        let mut tok_keys: Vec<u64> = Vec::with_capacity(n.saturating_mul(8));
+        let mut singles: Vec<(u32, u32)> = Vec::new();
+        for id in 0..n {
+            let term = terms.term(id as u32).unwrap_or("");
+            let kind = if term.chars().all(is_word_char) {
+                let b = term.as_bytes();
+                // Fewer than 2 bigrams cannot share 2 with a word: the term never scores.
+                if b.len() < 3 {
+                    KIND_NONE
+                } else {
+                    tok_keys.extend(b.windows(2).map(|w| ascii_key(w[0], w[1])));
+                    KIND_ASCII
+                }
+            } else {
+                let mut chars = term.chars().map(u32::from);
+                let first = chars.next().unwrap_or(0);
+                let mut prev = first;
+                let mut len = 1usize;
+                for c in chars {
+                    tok_keys.push(raw_key(prev, c));
+                    prev = c;
+                    len += 1;
+                }
+                if len == 1 {
+                    singles.push((first, id as u32));
+                    KIND_SINGLE
+                } else {
+                    KIND_WINDOW
+                }
+            };
+            term_kind.push(kind);
+            toks_off.push(tok_keys.len() as u32);
+        }
+
+        // Distinct bigrams and their document frequencies.
+        let mut tmp_of: ahash::AHashMap<u64, u32> = ahash::AHashMap::with_capacity(1024);
+        let mut tmp_keys: Vec<u64> = Vec::new();
+        let mut tok_tmp: Vec<u32> = Vec::with_capacity(tok_keys.len());
+        for &k in &tok_keys {
+            let t = *tmp_of.entry(k).or_insert_with(|| {
+                tmp_keys.push(k);
+                (tmp_keys.len() - 1) as u32
+            });
+            tok_tmp.push(t);
+        }
+        drop(tmp_of);
+        let nbig = tmp_keys.len();
+        let mut df = vec![0u32; nbig];
+        let mut last_term = vec![u32::MAX; nbig];
+        for id in 0..n {
+            for &t in &tok_tmp[toks_off[id] as usize..toks_off[id + 1] as usize] {
+                if last_term[t as usize] != id as u32 {
+                    last_term[t as usize] = id as u32;
+                    df[t as usize] += 1;
+                }
+            }
+        }
+        drop(last_term);
+
+        // Ids in rarity order, so that sorted token lists are rarest first.
+        let mut order: Vec<u32> = (0..nbig as u32).collect();
+        order.sort_unstable_by_key(|&t| (df[t as usize], tmp_keys[t as usize]));
+        let mut id_of_tmp = vec![0u32; nbig];
+        for (id, &t) in order.iter().enumerate() {
+            id_of_tmp[t as usize] = id as u32;
+        }
+        let mut term_toks: Vec<u32> = tok_tmp.iter().map(|&t| id_of_tmp[t as usize]).collect();
+        drop(tok_tmp);
+        let mut specials = Vec::new();
+        for id in 0..n {
+            let toks = &mut term_toks[toks_off[id] as usize..toks_off[id + 1] as usize];
+            toks.sort_unstable();
+            if toks.len() > MAX_POSTED && matches!(term_kind[id], KIND_ASCII | KIND_WINDOW) {
+                specials.push(id as u32);
+            }
+        }
+
+        // Posting entries, one per (term, distinct bigram) whose rank can be a first common
+        // token: for ASCII terms (which need 2 common tokens) not the last one.
+        let posted = |id: usize, r: usize, n_t: usize| match term_kind[id] {
+            KIND_ASCII => n_t <= MAX_POSTED && r + 2 <= n_t,
+            KIND_WINDOW => n_t <= MAX_POSTED,
+            _ => false,
+        };
+        let for_each_entry = |f: &mut dyn FnMut(usize, u32, usize, usize)| {
+            for id in 0..n {
+                let toks = &term_toks[toks_off[id] as usize..toks_off[id + 1] as usize];
+                let n_t = toks.len();
+                for r in 0..n_t {
+                    if (r == 0 || toks[r - 1] != toks[r]) && posted(id, r, n_t) {
+                        f(id, toks[r], r, n_t);
+                    }
+                }
+            }
+        };
+        let mut list_off = vec![0u32; nbig + 1];
+        for_each_entry(&mut |_, b, _, _| list_off[b as usize + 1] += 1);
+        for b in 0..nbig {
+            list_off[b + 1] += list_off[b];
+        }
+        let total = list_off[nbig] as usize;
+        let mut packed = vec![0u64; total];
+        let mut fill = list_off.clone();
+        for_each_entry(&mut |id, b, r, n_t| {
+            let at = &mut fill[b as usize];
+            packed[*at as usize] = ((n_t as u64) << 40) | ((r as u64) << 32) | id as u64;
+            *at += 1;
+        });
+        drop(fill);
+
+        let mut bigram_groups = Vec::with_capacity(nbig + 1);
+        let mut group_len = Vec::new();
+        let mut group_start = Vec::new();
+        let mut post_term = Vec::with_capacity(total);
+        let mut post_rank = Vec::with_capacity(total);
+        for b in 0..nbig {
+            bigram_groups.push(group_len.len() as u32);
+            let list = &mut packed[list_off[b] as usize..list_off[b + 1] as usize];
+            // By (nT, r, id): groups by length, prefix-ordered inside.
+            list.sort_unstable();
+            let mut prev_len = u64::MAX;
+            for &e in list.iter() {
+                let n_t = e >> 40;
+                if n_t != prev_len {
+                    prev_len = n_t;
+                    group_len.push(n_t as u8);
+                    group_start.push(post_term.len() as u32);
+                }
+                post_term.push(e as u32);
+                post_rank.push((e >> 32) as u8);
+            }
+        }
+        bigram_groups.push(group_len.len() as u32);
+        group_start.push(post_term.len() as u32);
+        drop(packed);
+
+        // Slot table: at least one empty slot always, so a miss ends its probe.
+        let nslots = (nbig * 10 / 7 + 1).next_power_of_two().max(2);
+        let mut slots = vec![0u32; nslots * 4];
+        for (id, &t) in order.iter().enumerate() {
+            let key = tmp_keys[t as usize];
+            let mut i = slot_hash(key) & (nslots - 1);
+            while slots[i * 4 + 2] != 0 {
+                i = (i + 1) & (nslots - 1);
+            }
+            slots[i * 4] = key as u32;
+            slots[i * 4 + 1] = (key >> 32) as u32;
+            slots[i * 4 + 2] = id as u32 + 1;
+        }
+
+        singles.sort_unstable();
+        let singles = singles.into_iter().flat_map(|(c, id)| [c, id]).collect();
+
+        FuzzyIndex {
+            term_kind,
+            term_toks_off: toks_off,
+            term_toks,
+            slots,
+            bigram_groups,
+            group_len,
+            group_start,
+            post_term,
+            post_rank,
+            singles,
+            specials,
+        }
+    }
+}
+
+type U32 = rkyv::rend::u32_le;
+
+#[inline]
+fn at(v: &[U32], i: usize) -> Option<usize> {
+    v.get(i).map(|x| x.to_native() as usize)
+}
+
+/// Σ min over two sorted multisets (the bigram overlap), by merging.
+#[inline]
+fn overlap(a: &[U32], b: &[u32]) -> usize {
+    let (mut i, mut j, mut m) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        let x = a[i].to_native();
+        let y = b[j];
+        if x == y {
+            m += 1;
+            i += 1;
+            j += 1;
+        } else if x < y {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    m
+}
+
+/// Growable open-addressing map from u64 keys (never `u64::MAX`) to u32, reused across calls.
+#[derive(Default)]
+struct KeyMap {
+    keys: Vec<u64>,
+    vals: Vec<u32>,
+    len: usize,
+}
+
+impl KeyMap {
+    const EMPTY: u64 = u64::MAX;
+
+    fn reset(&mut self, expected: usize) {
+        let size = (expected.saturating_mul(2)).clamp(16, 1 << 16).next_power_of_two();
+        self.keys.clear();
+        self.keys.resize(size, Self::EMPTY);
+        self.vals.clear();
+        self.vals.resize(size, 0);
+        self.len = 0;
+    }
+
+    /// Value of `key`, inserting `val` if absent; returns (value, inserted).
+    #[inline]
+    fn get_or_insert(&mut self, key: u64, val: u32) -> (u32, bool) {
+        if (self.len + 1) * 2 > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = slot_hash(key) & mask;
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                return (self.vals[i], false);
+            }
+            if k == Self::EMPTY {
+                self.keys[i] = key;
+                self.vals[i] = val;
+                self.len += 1;
+                return (val, true);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old_keys = std::mem::take(&mut self.keys);
+        let old_vals = std::mem::take(&mut self.vals);
+        let size = (old_keys.len() * 2).max(16);
+        self.keys = vec![Self::EMPTY; size];
+        self.vals = vec![0; size];
+        let mask = size - 1;
+        for (k, v) in old_keys.into_iter().zip(old_vals) {
+            if k != Self::EMPTY {
+                let mut i = slot_hash(k) & mask;
+                while self.keys[i] != Self::EMPTY {
+                    i = (i + 1) & mask;
+                }
+                self.keys[i] = k;
+                self.vals[i] = v;
+            }
+        }
+    }
+}
+
+/// Per-query working memory, kept per thread so repeated queries do not reallocate.
+#[derive(Default)]
+struct Scratch {
+    /// Per term: epoch of the word (ASCII terms) or query (window terms) it was last scored
+    /// for, so that each pair is scored once.
+    stamp: Vec<u32>,
+    epoch: u32,
+    /// Stamp of window terms already scored in this query.
+    query_epoch: u32,
+    /// Message chars.
+    chars: Vec<u32>,
+    /// Raw message bigrams: local id per distinct bigram, then per local id the global id
+    /// (`u32::MAX` when unknown), its count, and its positions (CSR).
+    local_map: KeyMap,
+    pos_local: Vec<u32>,
+    local_gid: Vec<u32>,
+    pos_off: Vec<u32>,
+    pos_list: Vec<u32>,
+    /// Local ids of known bigrams, rarest first.
+    known: Vec<u32>,
+    /// Global id → local id, valid when the stamp equals `gmap_epoch`.
+    gmap_stamp: Vec<u32>,
+    gmap_local: Vec<u32>,
+    gmap_epoch: u32,
+    /// Lowercased ASCII bigram → global id cache, valid when the stamp equals `gmap_epoch`.
+    ascii_stamp: Vec<u32>,
+    ascii_id: Vec<u32>,
+    /// Distinct words: hash → word index, then per word its known token ids (sorted),
+    /// `nW` and count of unknown tokens.
+    word_map: KeyMap,
+    word_span: Vec<(u32, u32)>,
+    word_off: Vec<u32>,
+    word_toks: Vec<u32>,
+    word_meta: Vec<(u32, u32)>,
+    /// Window scoring: hits as `pos << 32 | token-run index`, per-run counts.
+    hits: Vec<u64>,
+    run_need: Vec<u32>,
+    run_have: Vec<u32>,
+}
+
+impl Scratch {
+    /// A fresh stamp value; clears the stamps when the counter would wrap.
+    fn next_epoch(&mut self) -> u32 {
+        if self.epoch == u32::MAX {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 0;
+        }
+        self.epoch += 1;
+        self.epoch
+    }
+
+    fn next_gmap_epoch(&mut self) -> u32 {
+        if self.gmap_epoch == u32::MAX {
+            self.gmap_stamp.iter_mut().for_each(|s| *s = 0);
+            self.ascii_stamp.iter_mut().for_each(|s| *s = 0);
+            self.gmap_epoch = 0;
+        }
+        self.gmap_epoch += 1;
+        self.gmap_epoch
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The best results so far: at most 12, by score descending then id ascending.
+struct Top {
+    items: Vec<(f64, u32)>,
+    threshold: f64,
+}
+
+impl Top {
+    #[inline]
+    fn full(&self) -> bool {
+        self.items.len() >= MAX_CANDIDATES
+    }
+
+    /// Lowest score that can still enter (ties by id may still enter, so `≥` stays in).
+    #[inline]
+    fn bar(&self) -> f64 {
+        match self.items.get(MAX_CANDIDATES - 1) {
+            Some(&(s, _)) if s > self.threshold => s,
+            _ => self.threshold,
+        }
+    }
+
+    /// Offers a term's score (a term may be offered several times, e.g. once per word);
+    /// returns whether the list changed. Zero scores are left to the final fill.
+    fn offer(&mut self, id: u32, score: f64) -> bool {
+        if !(score > 0.0 && score >= self.threshold) {
+            return false;
+        }
+        let better = |a: (f64, u32), b: (f64, u32)| a.0 > b.0 || (a.0 == b.0 && a.1 < b.1);
+        if let Some(i) = self.items.iter().position(|x| x.1 == id) {
+            if score <= self.items[i].0 {
+                return false;
+            }
+            self.items[i].0 = score;
+        } else if !self.full() {
+            self.items.push((score, id));
+        } else if better((score, id), self.items[MAX_CANDIDATES - 1]) {
+            self.items[MAX_CANDIDATES - 1] = (score, id);
+        } else {
+            return false;
+        }
+        // Insertion sort of ≤ 12 items.
+        let v = &mut self.items;
+        for i in 1..v.len() {
+            let mut j = i;
+            while j > 0 && better(v[j], v[j - 1]) {
+                v.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        true
     }
 }
 
 impl ArchivedFuzzyIndex {
     /// Candidates for `message`: terms not in `exact_hits` (sorted ids) scoring at least
     /// `threshold`, by score descending then id, at most [`MAX_CANDIDATES`].
+    ///
+    /// Scores come from the index's own per-term tables; `terms` only decides which ids exist
+    /// for the zero-score fill at `threshold ≤ 0` (as the reference skips unreadable terms).
     pub fn candidates<T: TermSource + ?Sized>(
         &self,
         terms: &T,
@@ -35,7 +581,946 @@ impl ArchivedFuzzyIndex {
         threshold: f64,
         exact_hits: &[u32],
     ) -> Vec<Candidate> {
-        let _ = (terms, message, threshold, exact_hits);
-        Vec::new()
+        if threshold.is_nan() {
+            return Vec::new();
+        }
+        let mut top = SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut s) => self.search(&mut s, message, threshold, exact_hits),
+            Err(_) => self.search(&mut Scratch::default(), message, threshold, exact_hits),
+        });
+        if threshold <= 0.0 && !top.full() {
+            // Every term qualifies; the zero scores come after the positive ones, by id.
+            let n = self.term_kind.len().min(terms.len());
+            for id in 0..n as u32 {
+                if top.full() {
+                    break;
+                }
+                if exact_hits.binary_search(&id).is_err()
+                    && terms.term(id).is_some()
+                    && !top.items.iter().any(|x| x.1 == id)
+                {
+                    top.items.push((0.0, id));
+                }
+            }
+        }
+        top.items.into_iter().map(|(score, id)| Candidate { id, score }).collect()
+    }
+
+    /// Global id of a bigram key, if the glossary has it.
+    #[inline]
+    fn lookup(&self, key: u64) -> Option<u32> {
+        let slots = self.slots.as_slice();
+        let nslots = slots.len() / 4;
+        if nslots == 0 || !nslots.is_power_of_two() {
+            return None;
+        }
+        let mask = nslots - 1;
+        let (lo, hi) = (key as u32, (key >> 32) as u32);
+        let mut i = slot_hash(key) & mask;
+        for _ in 0..nslots {
+            let s = slots.get(i * 4..i * 4 + 3)?;
+            let id1 = s[2].to_native();
+            if id1 == 0 {
+                return None;
+            }
+            if s[0].to_native() == lo && s[1].to_native() == hi {
+                return Some(id1 - 1);
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
+    /// A term's sorted tokens (empty when the tables disagree).
+    #[inline]
+    fn toks(&self, t: usize) -> &[U32] {
+        let off = self.term_toks_off.as_slice();
+        match (at(off, t), at(off, t + 1)) {
+            (Some(a), Some(b)) if a <= b => self.term_toks.get(a..b).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Group range `[g0, g1)` of a bigram id.
+    #[inline]
+    fn groups(&self, b: u32) -> (usize, usize) {
+        let off = self.bigram_groups.as_slice();
+        match (at(off, b as usize), at(off, b as usize + 1)) {
+            (Some(a), Some(z)) if a <= z => (a, z.min(self.group_len.len())),
+            _ => (0, 0),
+        }
+    }
+
+    /// Entry range of group `g`.
+    #[inline]
+    fn entries(&self, g: usize) -> (usize, usize) {
+        let gs = self.group_start.as_slice();
+        match (at(gs, g), at(gs, g + 1)) {
+            (Some(a), Some(z)) if a <= z => {
+                let n = self.post_term.len().min(self.post_rank.len());
+                (a.min(n), z.min(n))
+            }
+            _ => (0, 0),
+        }
+    }
+
+    fn search(&self, s: &mut Scratch, message: &str, threshold: f64, hits: &[u32]) -> Top {
+        let mut q = Query {
+            ix: self,
+            top: Top { items: Vec::with_capacity(MAX_CANDIDATES + 1), threshold },
+            hits,
+            m_len: 0,
+        };
+        let n = self.term_kind.len();
+        if s.stamp.len() < n {
+            s.stamp.resize(n, 0);
+        }
+        let nbig = self.bigram_groups.len().saturating_sub(1);
+        if s.gmap_stamp.len() < nbig {
+            s.gmap_stamp.resize(nbig, 0);
+            s.gmap_local.resize(nbig, 0);
+        }
+        if s.ascii_stamp.len() < 128 * 128 {
+            s.ascii_stamp.resize(128 * 128, 0);
+            s.ascii_id.resize(128 * 128, 0);
+        }
+        s.query_epoch = s.next_epoch();
+        s.chars.clear();
+        s.chars.extend(message.chars().map(u32::from));
+        q.m_len = s.chars.len();
+        q.prepare_message(s);
+        q.prepare_words(s, message.as_bytes());
+
+        // One-char window terms score 1 against a message equal to them, else 0.
+        if q.m_len == 1 {
+            let c = s.chars[0];
+            let singles = self.singles.as_slice();
+            let pairs = singles.len() / 2;
+            let first = partition(pairs, |i| singles[2 * i].to_native() < c);
+            for i in first..pairs {
+                if singles[2 * i].to_native() != c {
+                    break;
+                }
+                let id = singles[2 * i + 1].to_native();
+                if !q.is_hit(id) {
+                    q.top.offer(id, 1.0);
+                }
+            }
+        }
+        // Unposted long terms: scored exactly, every time.
+        for &id in self.specials.as_slice() {
+            let id = id.to_native();
+            if q.is_hit(id) {
+                continue;
+            }
+            let score = match self.term_kind.get(id as usize) {
+                Some(&KIND_ASCII) => q.ascii_score_all_words(s, id),
+                Some(&KIND_WINDOW) => q.window_score(s, id, 0),
+                _ => 0.0,
+            };
+            q.top.offer(id, score);
+        }
+
+        for tau in PHASES.into_iter().filter(|&p| p > threshold).chain(std::iter::once(threshold)) {
+            q.ascii_phase(s, tau);
+            q.window_phase(s, tau);
+            // Everything scoring ≥ tau has been offered: if 12 results reach it, they are final.
+            if q.top.full() && q.top.items[MAX_CANDIDATES - 1].0 >= tau {
+                break;
+            }
+        }
+        q.top
+    }
+}
+
+/// First index in `0..n` where `below` turns false (`below` must be monotone).
+fn partition(n: usize, below: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if below(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+struct Query<'a> {
+    ix: &'a ArchivedFuzzyIndex,
+    top: Top,
+    hits: &'a [u32],
+    /// Message length in chars.
+    m_len: usize,
+}
+
+impl Query<'_> {
+    #[inline]
+    fn is_hit(&self, id: u32) -> bool {
+        self.hits.binary_search(&id).is_ok()
+    }
+
+    /// Distinct raw bigrams of the message, their global ids and positions.
+    fn prepare_message(&self, s: &mut Scratch) {
+        let nb = self.m_len.saturating_sub(1);
+        s.local_map.reset(nb.min(1 << 14));
+        s.pos_local.clear();
+        s.local_gid.clear();
+        for p in 0..nb {
+            let key = raw_key(s.chars[p], s.chars[p + 1]);
+            let next = s.local_gid.len() as u32;
+            let (l, new) = s.local_map.get_or_insert(key, next);
+            if new {
+                s.local_gid.push(u32::MAX);
+            }
+            s.pos_local.push(l);
+        }
+        let epoch = s.next_gmap_epoch();
+        s.known.clear();
+        // Look up every distinct key once (walk the map's occupied slots).
+        for i in 0..s.local_map.keys.len() {
+            let key = s.local_map.keys[i];
+            if key == KeyMap::EMPTY {
+                continue;
+            }
+            let l = s.local_map.vals[i] as usize;
+            if let Some(g) = self.ix.lookup(key) {
+                if (g as usize) < s.gmap_stamp.len() {
+                    s.local_gid[l] = g;
+                    s.gmap_stamp[g as usize] = epoch;
+                    s.gmap_local[g as usize] = l as u32;
+                    s.known.push(l as u32);
+                }
+            }
+        }
+        let gid = &s.local_gid;
+        s.known.sort_unstable_by_key(|&l| gid[l as usize]);
+        // Positions of known bigrams, grouped by local id.
+        let nl = s.local_gid.len();
+        s.pos_off.clear();
+        s.pos_off.resize(nl + 1, 0);
+        for &l in &s.pos_local {
+            if s.local_gid[l as usize] != u32::MAX {
+                s.pos_off[l as usize + 1] += 1;
+            }
+        }
+        for l in 0..nl {
+            s.pos_off[l + 1] += s.pos_off[l];
+        }
+        s.pos_list.clear();
+        s.pos_list.resize(s.pos_off[nl] as usize, 0);
+        // Fill using hits as a temporary cursor array (ascending positions per list).
+        s.run_have.clear();
+        s.run_have.extend_from_slice(&s.pos_off[..nl]);
+        for (p, &l) in s.pos_local.iter().enumerate() {
+            if s.local_gid[l as usize] != u32::MAX {
+                let c = &mut s.run_have[l as usize];
+                s.pos_list[*c as usize] = p as u32;
+                *c += 1;
+            }
+        }
+    }
+
+    /// Distinct lowercased words of the message and their known token ids.
+    fn prepare_words(&self, s: &mut Scratch, bytes: &[u8]) {
+        s.word_span.clear();
+        s.word_off.clear();
+        s.word_off.push(0);
+        s.word_toks.clear();
+        s.word_meta.clear();
+        s.word_map.reset((bytes.len() / 6).min(1 << 14));
+        let epoch = s.gmap_epoch;
+        let mut i = 0;
+        while i < bytes.len() {
+            if !is_word_byte(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && is_word_byte(bytes[i]) {
+                i += 1;
+            }
+            let w = &bytes[start..i];
+            if w.len() < 3 {
+                continue;
+            }
+            // Dedupe by a hash of the lowercased word; on a (rare) hash collision between
+            // different words the word is simply processed twice, which is harmless.
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for &b in w {
+                h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+            h = (h ^ (h >> 29)).min(KeyMap::EMPTY - 1);
+            let idx = s.word_span.len() as u32;
+            let (found, new) = s.word_map.get_or_insert(h, idx);
+            if !new {
+                let (a, b) = s.word_span[found as usize];
+                if bytes[a as usize..b as usize].eq_ignore_ascii_case(w) {
+                    continue;
+                }
+            }
+            let first = s.word_toks.len();
+            let mut unknown = 0u32;
+            for p in w.windows(2) {
+                let (x, y) = (p[0].to_ascii_lowercase(), p[1].to_ascii_lowercase());
+                let c = usize::from(x) * 128 + usize::from(y);
+                let id = if s.ascii_stamp[c] == epoch {
+                    s.ascii_id[c]
+                } else {
+                    let id = self.ix.lookup(ascii_key(x, y)).unwrap_or(u32::MAX);
+                    s.ascii_stamp[c] = epoch;
+                    s.ascii_id[c] = id;
+                    id
+                };
+                if id == u32::MAX {
+                    unknown += 1;
+                } else {
+                    s.word_toks.push(id);
+                }
+            }
+            if s.word_toks.len() - first < 2 {
+                // Fewer than 2 known bigrams: no term can share 2 with it.
+                s.word_toks.truncate(first);
+                s.word_span.push((start as u32, i as u32));
+                s.word_meta.push((0, 0));
+                s.word_off.push(first as u32);
+                continue;
+            }
+            s.word_toks[first..].sort_unstable();
+            s.word_span.push((start as u32, i as u32));
+            s.word_meta.push(((w.len() - 1) as u32, unknown));
+            s.word_off.push(s.word_toks.len() as u32);
+        }
+    }
+
+    /// One phase over the ASCII terms: every term scoring ≥ `tau` against some word is offered.
+    fn ascii_phase(&mut self, s: &mut Scratch, tau_phase: f64) {
+        let ix = self.ix;
+        let lens = ix.group_len.as_slice();
+        let ranks = ix.post_rank.as_slice();
+        let terms = ix.post_term.as_slice();
+        for w in 0..s.word_meta.len() {
+            let (n_w, unknown) = s.word_meta[w];
+            let (n_w, unknown) = (n_w as usize, unknown as usize);
+            if n_w < 2 {
+                continue;
+            }
+            let epoch = s.next_epoch();
+            let (w0, w1) = (s.word_off[w] as usize, s.word_off[w + 1] as usize);
+            let mut k = match bar_factor(tau_phase.max(self.top.bar())) {
+                Some(k) => k,
+                None => return,
+            };
+            let mut i = w0;
+            while i < w1 {
+                let b = s.word_toks[i];
+                // Rank of the bigram's first occurrence in the word (unknown tokens first).
+                let q_rank = unknown + (i - w0);
+                i += 1;
+                while i < w1 && s.word_toks[i] == b {
+                    i += 1;
+                }
+                // Even the shortest partner (nT = 2) needs this many common tokens, and the
+                // first of them must leave that many in the word: later tokens cannot start.
+                let avail = n_w - q_rank;
+                if min_overlap(k, 2 + n_w, 2, avail).is_none() {
+                    break;
+                }
+                let (g0, g1) = ix.groups(b);
+                for g in g0..g1 {
+                    let n_t = usize::from(lens[g]);
+                    let Some(alpha) = min_overlap(k, n_t + n_w, 2, n_t.min(n_w).min(avail)) else {
+                        // α grows with nT: past nW (or the word's remaining tokens) it only
+                        // gets worse; below, longer groups may still fit.
+                        if n_t >= n_w || ((k * (n_t + n_w) as f64 - SLACK).ceil() as usize) > avail
+                        {
+                            break;
+                        }
+                        continue;
+                    };
+                    let limit = n_t - alpha;
+                    let (e0, e1) = ix.entries(g);
+                    for e in e0..e1 {
+                        if usize::from(ranks[e]) > limit {
+                            break;
+                        }
+                        let t = terms[e].to_native();
+                        let Some(st) = s.stamp.get_mut(t as usize) else { continue };
+                        if *st == epoch {
+                            continue;
+                        }
+                        *st = epoch;
+                        if self.is_hit(t) {
+                            continue;
+                        }
+                        let toks = ix.toks(t as usize);
+                        let m = overlap(toks, &s.word_toks[w0..w1]);
+                        if m >= 2 && self.top.offer(t, ratio(m, toks.len() + n_w - m)) {
+                            // The bar rose: later checks may cut more.
+                            if let Some(k2) = bar_factor(tau_phase.max(self.top.bar())) {
+                                k = k2;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Exact score of an (unposted) ASCII term: best over all words.
+    fn ascii_score_all_words(&self, s: &Scratch, t: u32) -> f64 {
+        let toks = self.ix.toks(t as usize);
+        let mut best = 0.0;
+        for w in 0..s.word_meta.len() {
+            let n_w = s.word_meta[w].0 as usize;
+            if n_w < 2 {
+                continue;
+            }
+            let m = overlap(toks, &s.word_toks[s.word_off[w] as usize..s.word_off[w + 1] as usize]);
+            if m >= 2 {
+                let score = ratio(m, toks.len() + n_w - m);
+                if score > best {
+                    best = score;
+                }
+            }
+        }
+        best
+    }
+
+    /// One phase over the window terms: every term scoring ≥ `tau` is offered.
+    fn window_phase(&mut self, s: &mut Scratch, tau_phase: f64) {
+        let ix = self.ix;
+        let lens = ix.group_len.as_slice();
+        let ranks = ix.post_rank.as_slice();
+        let terms = ix.post_term.as_slice();
+        // Window terms are marked once per query: their score does not depend on the phase.
+        let done = s.query_epoch;
+        let mut k = match bar_factor(tau_phase.max(self.top.bar())) {
+            Some(k) => k,
+            None => return,
+        };
+        for ki in 0..s.known.len() {
+            let l = s.known[ki] as usize;
+            let b = s.local_gid[l];
+            let (g0, g1) = ix.groups(b);
+            for g in g0..g1 {
+                let n_t = usize::from(lens[g]);
+                let Some(alpha) = self.window_alpha(k, n_t) else { continue };
+                let limit = n_t - alpha;
+                let (e0, e1) = ix.entries(g);
+                for e in e0..e1 {
+                    if usize::from(ranks[e]) > limit {
+                        break;
+                    }
+                    let t = terms[e].to_native();
+                    match s.stamp.get(t as usize) {
+                        Some(&st) if st != done => {}
+                        _ => continue,
+                    }
+                    if self.is_hit(t) {
+                        continue;
+                    }
+                    let score = self.window_score(s, t, alpha);
+                    if score < 0.0 {
+                        // Pruned by the count bound at this bar: may qualify at a lower one.
+                        continue;
+                    }
+                    s.stamp[t as usize] = done;
+                    if self.top.offer(t, score) {
+                        if let Some(k2) = bar_factor(tau_phase.max(self.top.bar())) {
+                            k = k2;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Least overlap a window term of `n_t` tokens needs at bar factor `k`, if any.
+    #[inline]
+    fn window_alpha(&self, k: f64, n_t: usize) -> Option<usize> {
+        if n_t == 0 {
+            return None;
+        }
+        if self.m_len > n_t + 3 {
+            // Windows have nW ≥ nT bigrams: score ≤ m / (2nT − m).
+            min_overlap(k, 2 * n_t, 1, n_t)
+        } else {
+            // Whole message: score = m / (nT + nM − m) exactly.
+            let n_m = self.m_len.saturating_sub(1);
+            min_overlap(k, n_t + n_m, 1, n_t.min(n_m))
+        }
+    }
+
+    /// Exact score of window term `t`, or −1 when its overlap with the whole message is below
+    /// `need` (it cannot reach the bar the caller derived `need` from).
+    fn window_score(&self, s: &mut Scratch, t: u32, need: usize) -> f64 {
+        let toks = self.ix.toks(t as usize);
+        let n_t = toks.len();
+        if n_t == 0 || self.m_len < 2 {
+            return 0.0;
+        }
+        // Runs of equal tokens: (global id, count in term); message count from positions.
+        s.run_need.clear();
+        s.run_have.clear();
+        s.hits.clear();
+        let mut ub = 0usize;
+        let mut i = 0;
+        while i < n_t {
+            let b = toks[i].to_native();
+            let mut j = i + 1;
+            while j < n_t && toks[j].to_native() == b {
+                j += 1;
+            }
+            let c_t = j - i;
+            i = j;
+            let Some(&st) = s.gmap_stamp.get(b as usize) else { continue };
+            if st != s.gmap_epoch {
+                continue;
+            }
+            let l = s.gmap_local[b as usize] as usize;
+            let (p0, p1) = (s.pos_off[l] as usize, s.pos_off[l + 1] as usize);
+            ub += c_t.min(p1 - p0);
+            let run = s.run_need.len() as u64;
+            s.run_need.push(c_t as u32);
+            s.hits.extend(s.pos_list[p0..p1].iter().map(|&p| (u64::from(p) << 32) | run));
+        }
+        if ub < need {
+            return -1.0;
+        }
+        let l_chars = n_t + 1;
+        if self.m_len <= l_chars + 2 {
+            let n_m = self.m_len - 1;
+            return ratio(ub, n_t + n_m - ub);
+        }
+        if ub == 0 {
+            return 0.0;
+        }
+        s.hits.sort_unstable();
+        s.run_have.resize(s.run_need.len(), 0);
+        let mut best = 0.0f64;
+        for w in l_chars..=l_chars + 2 {
+            let m = best_window(&s.hits, &s.run_need, &mut s.run_have, self.m_len, w);
+            let score = ratio(m, n_t + (w - 1) - m);
+            if score > best {
+                best = score;
+            }
+        }
+        best
+    }
+}
+
+/// Largest multiset overlap between the term (runs with counts `need`) and any window of `w`
+/// chars of a message of `m_len > w` chars, given the term's bigram hits sorted by position.
+///
+/// A window covers bigram positions `s ..= s + w − 2`. Sliding a window right until its left
+/// edge meets its first hit loses nothing, so only starts `min(hit, m_len − w)` are tried,
+/// with a two-pointer sweep keeping the window's counts.
+fn best_window(hits: &[u64], need: &[u32], have: &mut [u32], m_len: usize, w: usize) -> usize {
+    have.iter_mut().for_each(|h| *h = 0);
+    let last_start = m_len - w;
+    let (mut right, mut left, mut m, mut best) = (0, 0, 0usize, 0usize);
+    let mut prev = usize::MAX;
+    for &h in hits {
+        let start = ((h >> 32) as usize).min(last_start);
+        if start == prev {
+            continue;
+        }
+        prev = start;
+        let end = start + w - 2;
+        while right < hits.len() && (hits[right] >> 32) as usize <= end {
+            let r = (hits[right] & 0xFFFF_FFFF) as usize;
+            if have[r] < need[r] {
+                m += 1;
+            }
+            have[r] += 1;
+            right += 1;
+        }
+        while left < right && ((hits[left] >> 32) as usize) < start {
+            let r = (hits[left] & 0xFFFF_FFFF) as usize;
+            have[r] -= 1;
+            if have[r] < need[r] {
+                m -= 1;
+            }
+            left += 1;
+        }
+        best = best.max(m);
+        if start == last_start {
+            break;
+        }
+    }
+    best
+}
+
+/// The definition, written as literally as possible and without any index: the oracle the
+/// index is tested against. Slow (every term, every word, every window).
+pub mod reference {
+    use super::{Candidate, TermSource, MAX_CANDIDATES};
+    use std::collections::HashMap;
+
+    fn is_ascii_term_char(c: char) -> bool {
+        c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-'
+    }
+
+    /// The multiset of overlapping 2-char slices.
+    fn bigrams(s: &[char]) -> HashMap<(char, char), usize> {
+        let mut m = HashMap::new();
+        for w in s.windows(2) {
+            *m.entry((w[0], w[1])).or_insert(0) += 1;
+        }
+        m
+    }
+
+    /// Σ min(countA, countB) over all bigrams.
+    fn shared(a: &[char], b: &[char]) -> usize {
+        let (ba, bb) = (bigrams(a), bigrams(b));
+        ba.iter().map(|(k, &ca)| ca.min(bb.get(k).copied().unwrap_or(0))).sum()
+    }
+
+    /// Bigram Jaccard: Σ min / Σ max; strings under 2 chars: 0 if either is empty, else 1 if
+    /// equal, else 0.
+    pub fn jaccard(a: &[char], b: &[char]) -> f64 {
+        if a.len() < 2 || b.len() < 2 {
+            return if a.is_empty() || b.is_empty() {
+                0.0
+            } else if a == b {
+                1.0
+            } else {
+                0.0
+            };
+        }
+        let (ba, bb) = (bigrams(a), bigrams(b));
+        let mut min_sum = 0usize;
+        let mut max_sum = 0usize;
+        for (k, &ca) in &ba {
+            let cb = bb.get(k).copied().unwrap_or(0);
+            min_sum += ca.min(cb);
+            max_sum += ca.max(cb);
+        }
+        for (k, &cb) in &bb {
+            if !ba.contains_key(k) {
+                max_sum += cb;
+            }
+        }
+        min_sum as f64 / max_sum as f64
+    }
+
+    /// Score of `term` against `message`.
+    pub fn score(term: &str, message: &str) -> f64 {
+        let mut best = 0.0;
+        if term.chars().all(is_ascii_term_char) {
+            let t: Vec<char> = term.to_ascii_lowercase().chars().collect();
+            let msg: Vec<char> = message.chars().collect();
+            for word in msg.split(|&c| !is_ascii_term_char(c)).filter(|w| !w.is_empty()) {
+                let w: Vec<char> = word.iter().map(|c| c.to_ascii_lowercase()).collect();
+                if shared(&t, &w) < 2 {
+                    continue;
+                }
+                let j = jaccard(&t, &w);
+                if j > best {
+                    best = j;
+                }
+            }
+        } else {
+            let t: Vec<char> = term.chars().collect();
+            let m: Vec<char> = message.chars().collect();
+            let l = t.len();
+            if m.len() <= l + 2 {
+                return jaccard(&m, &t);
+            }
+            for size in l.max(2)..=l + 2 {
+                for start in 0..=m.len() - size {
+                    let j = jaccard(&m[start..start + size], &t);
+                    if j > best {
+                        best = j;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Terms not in `exact_hits` with score ≥ `threshold`, by score descending then id,
+    /// at most [`MAX_CANDIDATES`].
+    pub fn candidates<T: TermSource + ?Sized>(
+        terms: &T,
+        message: &str,
+        threshold: f64,
+        exact_hits: &[u32],
+    ) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        for id in 0..terms.len() as u32 {
+            if exact_hits.contains(&id) {
+                continue;
+            }
+            let Some(term) = terms.term(id) else { continue };
+            let s = score(term, message);
+            if s >= threshold {
+                out.push(Candidate { id, score: s });
+            }
+        }
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+        out.truncate(MAX_CANDIDATES);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn archive(terms: &[(String, String)]) -> rkyv::util::AlignedVec {
+        rkyv::to_bytes::<rkyv::rancor::Error>(&FuzzyIndex::build(terms)).unwrap()
+    }
+
+    fn glossary(terms: &[&str]) -> Vec<(String, String)> {
+        terms.iter().map(|t| (t.to_string(), format!("about {t}"))).collect()
+    }
+
+    /// Index candidates, checked against the reference (ids, order, scores bit for bit).
+    fn both(terms: &[&str], message: &str, threshold: f64, hits: &[u32]) -> Vec<Candidate> {
+        let g = glossary(terms);
+        let bytes = archive(&g);
+        let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+        let got = ix.candidates(g.as_slice(), message, threshold, hits);
+        let want = reference::candidates(g.as_slice(), message, threshold, hits);
+        let bits =
+            |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
+        assert_eq!(bits(&got), bits(&want), "message {message:?} threshold {threshold}");
+        got
+    }
+
+    fn ids(v: &[Candidate]) -> Vec<u32> {
+        v.iter().map(|c| c.id).collect()
+    }
+
+    #[test]
+    fn design_example() {
+        let got = both(&["智能抠图", "联调", "提交", "依赖更新"], "抠图功能有bug", 0.2, &[]);
+        assert_eq!(got, vec![Candidate { id: 0, score: 0.2 }]);
+        assert_eq!(reference::score("智能抠图", "抠图功能有bug"), 0.2f64);
+    }
+
+    #[test]
+    fn ascii_typos_and_case() {
+        // bgremovr vs bgremover: 6 shared of 7 + 8 bigrams → 6 / (7 + 8 − 6).
+        assert_eq!(reference::score("BGRemover", "the BGRemovr tool"), 6.0 / 9.0);
+        assert_eq!(reference::score("bgremover", "BGREMOVER"), 1.0);
+        let got = both(&["BGRemover", "deploy", "render"], "why does bgREMOVR crash", 0.2, &[]);
+        assert_eq!(ids(&got), vec![0]);
+        assert_eq!(got[0].score, 6.0 / 9.0);
+    }
+
+    #[test]
+    fn ascii_needs_two_shared_bigrams_in_one_word() {
+        // "abcd" shares only "ab" with "abxy" and only "cd" with "xxcd": both words skipped,
+        // although the message as a whole holds both bigrams.
+        assert_eq!(reference::score("abcd", "abxy xxcd"), 0.0);
+        assert!(both(&["abcd"], "abxy xxcd", 0.0, &[]).iter().all(|c| c.score == 0.0));
+        // Two shared bigrams in one word: jaccard 2 / (3 + 4 − 2).
+        assert_eq!(reference::score("abcd", "zabcz"), 2.0 / 5.0);
+        both(&["abcd"], "zabcz", 0.2, &[]);
+        // Words are runs of [A-Za-z0-9_.-]: "foo.bar-baz_1" is one word.
+        assert_eq!(reference::score("foo.bar-baz_1", "see foo.bar-baz_1!"), 1.0);
+        both(&["foo.bar-baz_1", "bar-baz", "baz"], "see foo.bar-baz_1! and bar baz", 0.1, &[]);
+        // Terms of fewer than 3 chars never share 2 bigrams.
+        assert_eq!(reference::score("ab", "ab ab ab"), 0.0);
+    }
+
+    #[test]
+    fn short_message_is_compared_whole() {
+        // 4-char term, 5-char message (≤ L + 2): one comparison, message against term.
+        let s = reference::score("数据清洗", "数据清洗吧");
+        assert_eq!(s, 3.0 / 4.0);
+        both(&["数据清洗", "清洗"], "数据清洗吧", 0.2, &[]);
+        both(&["数据清洗", "清洗数据"], "洗数", 0.0, &[]);
+        both(&["数据", "据"], "", 0.0, &[]);
+    }
+
+    #[test]
+    fn windows_of_l_to_l_plus_2() {
+        // Long message: the best window of 4..=6 chars.
+        let msg = "今天我们一起做数据的清洗工作吧，好不好呀朋友们";
+        let got = both(&["数据清洗", "清洗工作", "朋友"], msg, 0.1, &[]);
+        assert!(got.iter().any(|c| c.id == 1 && c.score == 1.0));
+        // Mixed terms are window terms, case-sensitive.
+        both(&["React组件", "react组件"], "我们的React组建有问题, 还有其他的一些东西", 0.1, &[]);
+    }
+
+    #[test]
+    fn one_char_terms() {
+        assert_eq!(reference::score("图", "图"), 1.0);
+        assert_eq!(reference::score("图", "图片"), 0.0);
+        assert_eq!(reference::score("图", "这是一张图片啊"), 0.0);
+        assert_eq!(reference::score("a", "a"), 0.0);
+        let got = both(&["图", "片", "图", "a"], "图", 0.5, &[]);
+        assert_eq!(ids(&got), vec![0, 2]);
+        both(&["图", "片", "图", "a"], "图", 0.5, &[2]);
+        both(&["图", "片"], "图片", 0.0, &[]);
+    }
+
+    #[test]
+    fn threshold_is_inclusive() {
+        // Exactly 0.2 (design example) and exactly 0.5.
+        both(&["智能抠图"], "抠图功能有bug", 0.2, &[]);
+        assert_eq!(reference::score("abcde", "abcxx"), 2.0 / 6.0);
+        let got = both(&["abcde", "abc"], "abcxx", 2.0 / 6.0, &[]);
+        assert_eq!(ids(&got), vec![1, 0]);
+        let got = both(&["abcde"], "abcxx", 2.0 / 6.0 + 1e-12, &[]);
+        assert!(got.is_empty());
+    }
+
+    #[test]
+    fn cap_and_tie_order() {
+        // 20 terms with the same score: the 12 lowest ids, in id order.
+        let terms: Vec<String> = (0..20).map(|i| format!("abcd{}", ["x", "y"][i % 2])).collect();
+        let refs: Vec<&str> = terms.iter().map(|s| s.as_str()).collect();
+        let got = both(&refs, "abcdz", 0.2, &[]);
+        assert_eq!(ids(&got), (0..12).collect::<Vec<_>>());
+        // A better score beats lower ids.
+        let mut refs2 = refs.clone();
+        refs2.push("abcdz");
+        let got = both(&refs2, "abcdz please", 0.2, &[]);
+        assert_eq!(got[0].id, 20);
+        assert_eq!(got.len(), MAX_CANDIDATES);
+    }
+
+    #[test]
+    fn exact_hits_are_never_candidates() {
+        let got = both(&["BGRemover", "BGRemovers"], "BGRemover", 0.2, &[0]);
+        assert_eq!(ids(&got), vec![1]);
+        let got = both(&["抠图", "抠图工具"], "抠图工具坏了", 0.0, &[0, 1]);
+        assert!(got.is_empty());
+    }
+
+    #[test]
+    fn threshold_zero_fills_with_zero_scores_by_id() {
+        let got = both(&["zzz", "abcd", "图", "数据", "abc"], "abcd", 0.0, &[3]);
+        assert_eq!(ids(&got), vec![1, 4, 0, 2]);
+        assert_eq!(got[2].score, 0.0);
+        assert!(both(&["abc"], "abc", f64::NAN, &[]).is_empty());
+        assert!(both(&["abc"], "abc", 1.5, &[]).is_empty());
+        both(&["abc"], "abc", -1.0, &[]);
+    }
+
+    #[test]
+    fn repeated_bigrams_are_multisets() {
+        both(&["哈哈哈哈", "哈哈", "aaaa", "aaab"], "哈哈哈哈哈哈哈哈 aaaaaaa aab", 0.1, &[]);
+        both(&["abab", "ababab"], "xx abababab yy ab", 0.1, &[]);
+    }
+
+    #[test]
+    fn long_terms_are_scored_unposted() {
+        let long_ascii = "ab".repeat(200);
+        let long_cjk = "数据".repeat(150);
+        let msg = format!("x {} y {}", "ab".repeat(150), "数据".repeat(140));
+        both(&[long_ascii.as_str(), long_cjk.as_str(), "abab"], &msg, 0.1, &[]);
+    }
+
+    #[test]
+    fn corrupt_index_does_not_panic() {
+        let g = glossary(&["BGRemover", "数据清洗", "图", "abc"]);
+        let mut ix = FuzzyIndex::build(g.as_slice());
+        let mut rng = 12345u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for round in 0..200 {
+            let mut bad = ix.clone();
+            for _ in 0..4 {
+                let r = next();
+                let v = (r >> 8) as u32;
+                match r % 8 {
+                    0 => bad.term_toks.iter_mut().for_each(|x| *x = x.wrapping_add(v % 7)),
+                    1 => bad.term_toks_off.iter_mut().for_each(|x| *x ^= v % 5),
+                    2 => bad.slots.iter_mut().step_by(3).for_each(|x| *x ^= v),
+                    3 => bad.bigram_groups.iter_mut().for_each(|x| *x = x.wrapping_mul(v % 3)),
+                    4 => bad.group_start.iter_mut().for_each(|x| *x ^= v % 9),
+                    5 => bad.post_term.iter_mut().for_each(|x| *x ^= v),
+                    6 => bad.singles.iter_mut().for_each(|x| *x ^= v % 3),
+                    _ => bad.specials.push(v % 9),
+                }
+            }
+            if round % 50 == 49 {
+                bad.slots.truncate(bad.slots.len() / 2);
+            }
+            let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&bad).unwrap();
+            let a = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+            for msg in ["BGRemovr 数据清理", "图", "", "abcabc 数据数据数据数据数据"]
+            {
+                let _ = a.candidates(g.as_slice(), msg, 0.0, &[]);
+                let _ = a.candidates(g.as_slice(), msg, 0.3, &[]);
+            }
+        }
+        ix.slots.clear();
+        let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&ix).unwrap();
+        let a = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+        let _ = a.candidates(g.as_slice(), "BGRemover", 0.2, &[]);
+    }
+
+    // ---- property test: the archived index equals the reference ----
+
+    const CJK: &[char] = &['数', '据', '清', '洗', '抠', '图', '智', '能'];
+    const ASC: &[char] = &['a', 'b', 'c', 'A', 'B', 'd', '_', '.', '-', '1'];
+
+    fn cjk_str(max: usize) -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(CJK), 1..=max)
+            .prop_map(|v| v.into_iter().collect())
+    }
+
+    fn ascii_str(max: usize) -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(ASC), 0..=max)
+            .prop_map(|v| v.into_iter().collect())
+    }
+
+    fn term() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => cjk_str(6),
+            3 => ascii_str(9),
+            2 => (cjk_str(3), ascii_str(4)).prop_map(|(a, b)| format!("{a}{b}")),
+            1 => (ascii_str(3), cjk_str(2)).prop_map(|(a, b)| format!("{b}{a}")),
+            1 => prop::sample::select(CJK).prop_map(|c| c.to_string()),
+            1 => prop::sample::select(ASC).prop_map(|c| c.to_string()),
+        ]
+    }
+
+    fn message() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            3 => cjk_str(8),
+            3 => ascii_str(10),
+            2 => prop::sample::select(vec![" ", "  ", ", ", "!", "：", "\n"]).prop_map(String::from),
+        ];
+        prop_oneof![
+            1 => cjk_str(4),
+            1 => ascii_str(5),
+            4 => prop::collection::vec(piece.clone(), 0..8).prop_map(|v| v.concat()),
+            2 => prop::collection::vec(piece, 8..40).prop_map(|v| v.concat()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+        #[test]
+        fn index_equals_reference(
+            terms in prop::collection::vec(term(), 0..40),
+            msg in message(),
+            hit_mask in any::<u64>(),
+        ) {
+            let g: Vec<(String, String)> = terms.iter().map(|t| (t.clone(), String::new())).collect();
+            let bytes = archive(&g);
+            let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+            let hits: Vec<u32> = (0..g.len() as u32).filter(|i| hit_mask >> (i % 64) & 1 == 1 && i % 3 == 0).collect();
+            for threshold in [0.0, 0.1, 0.2, 0.35, 0.5, 1.0] {
+                let got = ix.candidates(g.as_slice(), &msg, threshold, &hits);
+                let want = reference::candidates(g.as_slice(), &msg, threshold, &hits);
+                let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
+                prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
+            }
+        }
     }
 }
