@@ -53,7 +53,16 @@ pub fn write_atomic_in_pieces(path: &Path, contents: &[u8], piece: usize) -> Res
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let tmp = temp_path(path);
     let written = (|| -> io::Result<()> {
-        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        let create = || OpenOptions::new().write(true).create_new(true).open(&tmp);
+        let mut file = match create() {
+            // The name carries our pid and a per-process counter, so a file already there was
+            // left by a dead process that had our pid (killed mid-write): stale, not a rival.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                fs::remove_file(&tmp)?;
+                create()?
+            }
+            other => other?,
+        };
         // Keep the permissions of the file we replace (a user may have made it private).
         if let Ok(meta) = fs::metadata(path) {
             let _ = file.set_permissions(meta.permissions());
