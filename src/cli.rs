@@ -229,10 +229,15 @@ fn run(command: Command) -> Result<ExitCode> {
 
 /// Prints the warnings about values in config.json that are ignored.
 fn warn_config(store: &Store) {
-    if let Ok(config) = Config::load(store) {
-        for w in config.settings().1 {
-            eprintln!("tinylingo: warning: {w}");
+    match Config::load(store) {
+        Ok(config) => {
+            for w in config.settings().1 {
+                eprintln!("tinylingo: warning: {w}");
+            }
         }
+        // The command goes on with the defaults (as the hook does); say so, or a broken
+        // config.json would silently switch off what the user configured.
+        Err(e) => eprintln!("tinylingo: warning: {e}; using the default settings"),
     }
 }
 
