@@ -534,3 +534,35 @@ fn home_not_set() {
         assert_eq!(out.stdout, expected, "{p}");
     }
 }
+
+#[test]
+fn glossary_json_is_a_symbolic_link() {
+    // A dotfiles setup: the store's files are links into a repository.
+    let home = Home::new();
+    let dotfiles = home.path().join("dotfiles");
+    fs::create_dir_all(&dotfiles).unwrap();
+    fs::create_dir_all(home.store()).unwrap();
+    fs::write(dotfiles.join("glossary.json"), common::js_pretty(&SEED)).unwrap();
+    fs::write(dotfiles.join("config.json"), "{\"mine\": 1}\n").unwrap();
+    for name in ["glossary.json", "config.json"] {
+        std::os::unix::fs::symlink(dotfiles.join(name), home.store().join(name)).unwrap();
+    }
+    home.run(&["record", "新词", "x"]).ok();
+    home.run(&["config", "debug", "true"]).ok();
+    for name in ["glossary.json", "config.json"] {
+        let meta = fs::symlink_metadata(home.store().join(name)).unwrap();
+        assert!(meta.file_type().is_symlink(), "{name} is no longer a link");
+    }
+    let mut entries = SEED.to_vec();
+    entries.push(("新词", "x"));
+    assert_eq!(read(&dotfiles.join("glossary.json")), common::js_pretty(&entries).as_bytes());
+    let config: Value = serde_json::from_slice(&read(&dotfiles.join("config.json"))).unwrap();
+    assert_eq!(config, json!({"mine": 1, "debug": true}));
+    assert!(block_of("claude", &home.claude_hook("新词")).unwrap().contains("- 新词: x"));
+    // An edit in the repository is seen by the next prompt.
+    entries.push(("仓库", "edited in dotfiles"));
+    fs::write(dotfiles.join("glossary.json"), common::js_pretty(&entries)).unwrap();
+    let block = block_of("claude", &home.claude_hook("仓库")).unwrap();
+    assert!(block.contains("- 仓库: edited in dotfiles"), "{block}");
+    assert_eq!(leftover_temp_files(&dotfiles), Vec::<String>::new());
+}

@@ -50,8 +50,16 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
 /// makes would add megabytes to its resident set; written a page at a time, a lookup adds only
 /// the kernel's fault-around window.
 pub fn write_atomic_in_pieces(path: &Path, contents: &[u8], piece: usize) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let tmp = temp_path(path);
+    // A symbolic link (a dotfiles setup) is written through: the file it points at is replaced
+    // and the link stays. Renaming over the link would turn it into a plain file, and the
+    // dotfiles copy would silently stop receiving changes.
+    let resolved = fs::symlink_metadata(path)
+        .is_ok_and(|m| m.file_type().is_symlink())
+        .then(|| fs::canonicalize(path).ok())
+        .flatten();
+    let target = resolved.as_deref().unwrap_or(path);
+    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let tmp = temp_path(target);
     let written = (|| -> io::Result<()> {
         let create = || OpenOptions::new().write(true).create_new(true).open(&tmp);
         let mut file = match create() {
@@ -64,7 +72,7 @@ pub fn write_atomic_in_pieces(path: &Path, contents: &[u8], piece: usize) -> Res
             other => other?,
         };
         // Keep the permissions of the file we replace (a user may have made it private).
-        if let Ok(meta) = fs::metadata(path) {
+        if let Ok(meta) = fs::metadata(target) {
             let _ = file.set_permissions(meta.permissions());
         }
         for chunk in contents.chunks(piece.max(1)) {
@@ -72,7 +80,7 @@ pub fn write_atomic_in_pieces(path: &Path, contents: &[u8], piece: usize) -> Res
         }
         file.sync_all()?;
         drop(file);
-        fs::rename(&tmp, path)?;
+        fs::rename(&tmp, target)?;
         // The rename itself must reach the disk too, or a power cut may undo it.
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
