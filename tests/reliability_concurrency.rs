@@ -38,9 +38,8 @@ fn write_glossary(home: &Home, n: usize) -> Vec<(String, String)> {
 /// strings.
 fn glossary_entries(home: &Home) -> Vec<(String, String)> {
     let bytes = read(&home.glossary());
-    let value: Value = serde_json::from_slice(&bytes).unwrap_or_else(|e| {
-        panic!("glossary.json is not valid JSON ({e}); {} bytes", bytes.len())
-    });
+    let value: Value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("glossary.json is not valid JSON ({e}); {} bytes", bytes.len()));
     value
         .as_object()
         .expect("glossary.json holds an object")
@@ -80,7 +79,12 @@ fn spawn(home: &Home, args: &[&str]) -> Child {
 #[track_caller]
 fn wait_ok(child: Child) {
     let out = child.wait_with_output().expect("wait for tinylingo");
-    assert!(out.status.success(), "exit {:?}: {}", out.status, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// True when nobody holds the store's lock: a non-blocking flock on `.lock` succeeds.
@@ -109,9 +113,8 @@ fn temp_files(store: &Path) -> Vec<String> {
 #[test]
 fn forty_concurrent_records_give_forty_entries_and_a_consistent_index() {
     let home = Home::new();
-    let children: Vec<Child> = (0..40)
-        .map(|i| spawn(&home, &["record", &term(i), &explanation(i)]))
-        .collect();
+    let children: Vec<Child> =
+        (0..40).map(|i| spawn(&home, &["record", &term(i), &explanation(i)])).collect();
     for child in children {
         wait_ok(child);
     }
@@ -251,7 +254,8 @@ fn leftover_temp_files_do_not_break_the_next_write() {
     // `exec` keeps the shell's pid, so the stale files below carry the writer's own pid.
     let script = "for f in glossary.json glossary.index config.json; do for n in 0 1 2; do \
                   printf junk > \"$STORE/.$f.$$.$n.tmp\"; done; done; exec \"$@\"";
-    for args in [&["record", "新词", "x"][..], &["config", "debug", "true"], &["remove", "新词"]] {
+    for args in [&["record", "新词", "x"][..], &["config", "debug", "true"], &["remove", "新词"]]
+    {
         let cmd = home.command(&[]);
         let bin = cmd.get_program().to_owned();
         let mut sh = std::process::Command::new("sh");

@@ -114,7 +114,8 @@ fn assert_glossary_refused(bytes: &[u8]) {
     let home = seeded();
     fs::write(home.glossary(), bytes).unwrap();
     let before = stamp(&home.glossary());
-    for args in [&["list"][..], &["record", "新词", "x"], &["remove", "提交"], &["match", "提交"]] {
+    for args in [&["list"][..], &["record", "新词", "x"], &["remove", "提交"], &["match", "提交"]]
+    {
         let out = home.run(args);
         out.expect_code(2);
         assert!(out.stderr.contains("glossary.json"), "{args:?}: {}", out.stderr);
@@ -143,7 +144,8 @@ fn glossary_json_not_an_object() {
 
 #[test]
 fn glossary_json_non_string_values() {
-    for bytes in [&br#"{"a": 1}"#[..], br#"{"a": null}"#, br#"{"a": {"b": "c"}}"#, br#"{"a": ["x"]}"#]
+    for bytes in
+        [&br#"{"a": 1}"#[..], br#"{"a": null}"#, br#"{"a": {"b": "c"}}"#, br#"{"a": ["x"]}"#]
     {
         assert_glossary_refused(bytes);
     }
@@ -440,7 +442,8 @@ fn disk_full_on_a_full_tmpfs() {
 fn multi_megabyte_prompt() {
     let home = seeded();
     // 6 MB of text with hits at the start, in the middle and at the very end.
-    let filler = "这是一段很长的提示词内容，没有任何术语。lorem ipsum dolor sit amet. ".repeat(60_000);
+    let filler =
+        "这是一段很长的提示词内容，没有任何术语。lorem ipsum dolor sit amet. ".repeat(60_000);
     let prompt = format!("智能抠图 {filler} 联调 {filler} 依赖更新");
     assert!(prompt.len() > 6_000_000);
     for p in PLATFORMS {
@@ -519,7 +522,10 @@ fn home_not_set() {
         let out = home.command(args).env_remove("HOME").output().unwrap();
         assert_eq!(out.status.code(), Some(2));
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains("HOME is not set") && stderr.contains("TINYLINGO_HOME"), "{stderr}");
+        assert!(
+            stderr.contains("HOME is not set") && stderr.contains("TINYLINGO_HOME"),
+            "{stderr}"
+        );
     }
     for p in PLATFORMS {
         let mut cmd = home.command(&["hook", p]);

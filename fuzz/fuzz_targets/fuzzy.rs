@@ -49,7 +49,8 @@ fuzz_target!(|data: &[u8]| {
     let hits: Vec<u32> =
         (0..terms.len() as u32).filter(|i| mask & (1 << (i % 8)) != 0 && mask & 1 == 1).collect();
 
-    let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&FuzzyIndex::build(terms.as_slice())).unwrap();
+    let bytes =
+        rkyv::to_bytes::<rkyv::rancor::Error>(&FuzzyIndex::build(terms.as_slice())).unwrap();
     let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
     let got = ix.candidates(terms.as_slice(), &message, tau, &hits);
     let want = reference::candidates(terms.as_slice(), &message, tau, &hits);

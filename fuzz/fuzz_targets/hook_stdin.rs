@@ -46,7 +46,14 @@ fn fixture() -> &'static Fixture {
         let dedupe = Store::at(dir.path().join("dedupe"));
         for (store, settings) in [
             (&plain, vec![("debug", "true")]),
-            (&dedupe, vec![("inject.dedupe", "true"), ("inject.maxChars", "300"), ("inject.repeatAfter", "2")]),
+            (
+                &dedupe,
+                vec![
+                    ("inject.dedupe", "true"),
+                    ("inject.maxChars", "300"),
+                    ("inject.repeatAfter", "2"),
+                ],
+            ),
         ] {
             glossary.save(store).unwrap();
             let mut config = Config::default();
@@ -79,7 +86,9 @@ fuzz_target!(|input: &[u8]| {
         let printed = answer.or_else(|| p.spec().render_output(None));
         let block = check_output(p.name(), printed.as_deref());
         match &parsed {
-            Err(_) => assert!(block.is_none(), "{}: answered an event it could not parse", p.name()),
+            Err(_) => {
+                assert!(block.is_none(), "{}: answered an event it could not parse", p.name())
+            }
             Ok(event) => {
                 let (out, _) = tinylingo::hook::respond(&f.dedupe, p, data, event);
                 let b = check_output(p.name(), out.as_deref());

@@ -928,6 +928,9 @@ impl Query<'_> {
                     break;
                 }
                 let (g0, g1) = ix.groups(b);
+                // `g` is a group id (it also indexes group_start through `ix.entries`), not
+                // just a position in `lens`.
+                #[allow(clippy::needless_range_loop)]
                 for g in g0..g1 {
                     let n_t = usize::from(lens[g]);
                     let Some(alpha) = min_overlap(k, n_t + n_w, 2, n_t.min(n_w).min(avail)) else {
@@ -1004,6 +1007,8 @@ impl Query<'_> {
             let l = s.known[ki] as usize;
             let b = s.local_gid[l];
             let (g0, g1) = ix.groups(b);
+            // As above: `g` is a group id, not just a position in `lens`.
+            #[allow(clippy::needless_range_loop)]
             for g in g0..g1 {
                 let n_t = usize::from(lens[g]);
                 let Some(alpha) = self.window_alpha(k, n_t) else { continue };
