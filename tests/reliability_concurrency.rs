@@ -329,3 +329,34 @@ fn hook_during_record_answers_from_a_consistent_state() {
     }
     eprintln!("{} hook answers during {ROUNDS} × 2 records", answers.len());
 }
+
+/// A hand edit of `glossary.json` (an editor writing in place) while `record` builds the index:
+/// the index must not be labelled with the fingerprint of the edited file, or the hook would
+/// keep answering from the glossary `record` wrote, ignoring the edit, until the next change.
+#[test]
+fn hand_edit_during_record_is_seen_by_the_next_prompt() {
+    let home = Home::new();
+    let mut entries = write_glossary(&home, 100_000);
+    home.run(&["record", "first", "builds the index"]).ok();
+    entries.push(("first".into(), "builds the index".into()));
+    let old = stamp(&home.glossary());
+
+    let child = spawn(&home, &["record", "from-record", "x"]);
+    // Wait for record's rename of glossary.json (a new inode), then edit the file in place,
+    // while record is still building the index.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while stamp(&home.glossary()).inode == old.inode {
+        assert!(Instant::now() < deadline, "record never replaced glossary.json");
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    entries.push(("hand-edit".into(), "written by an editor".into()));
+    let pairs: Vec<(&str, &str)> = entries.iter().map(|(t, e)| (t.as_str(), e.as_str())).collect();
+    common::write_in_place(&home.glossary(), common::js_pretty(&pairs).as_bytes());
+    // Whether or not record was still building when the edit landed, the answer must follow
+    // the file.
+    wait_ok(child);
+    let hits = hook_hits(&home.claude_hook("hand-edit and first"));
+    assert_eq!(hits.get("hand-edit").map(String::as_str), Some("written by an editor"));
+    assert!(!hits.contains_key("from-record"));
+    assert_eq!(glossary_entries(&home), entries);
+}

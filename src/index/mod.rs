@@ -93,8 +93,12 @@ pub fn write(store: &Store, archive: &[u8], sources: (Fingerprint, Fingerprint))
 
 /// Rebuilds the index from what is on disk now. The caller holds the store's lock.
 pub fn rebuild(store: &Store, glossary: &Glossary, settings: &Settings) -> Result<()> {
+    // Fingerprints first, of the files just written or read: if someone edits one while the
+    // archive is built, the index then no longer matches it, and the hook reads the edit from
+    // the file. Taken after the build, they would describe the edit and hide it.
+    let sources = source_fingerprints(store);
     let archive = build_archive(glossary, settings);
-    write(store, &archive, source_fingerprints(store))
+    write(store, &archive, sources)
 }
 
 /// Where the hook's index lives: the mapped file, or an archive built in memory because the file
