@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{js_pretty, read, stamp, Home, SEED};
+use common::{exact_terms, js_pretty, read, stamp, Home, SEED};
 use serde_json::{json, Value};
 
 /// The seed's four entries as a JSON object, in order.
@@ -311,17 +311,6 @@ fn match_json_shape() {
     let out = home.run(&["match", "--json", "nothing here"]);
     out.expect_code(1);
     assert_eq!(out.json(), json!({"exact": [], "candidates": []}));
-}
-
-/// The terms of `match --json`'s exact hits, in order.
-fn exact_terms(home: &Home, message: &str) -> Vec<String> {
-    let out = home.run(&["match", "--json", message]);
-    out.json()["exact"]
-        .as_array()
-        .expect("an exact array")
-        .iter()
-        .map(|e| e["term"].as_str().expect("a term").to_string())
-        .collect()
 }
 
 #[test]

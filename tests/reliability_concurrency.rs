@@ -253,25 +253,16 @@ fn leftover_temp_files_do_not_break_the_next_write() {
     }
     // `exec` keeps the shell's pid, so the stale files below carry the writer's own pid.
     let script = "for f in glossary.json glossary.index config.json; do for n in 0 1 2; do \
-                  printf junk > \"$STORE/.$f.$$.$n.tmp\"; done; done; exec \"$@\"";
+                  printf junk > \"$STORE/.$f.$$.$n.tmp\"; done; done; exec \"$0\" \"$@\"";
     for args in [&["record", "新词", "x"][..], &["config", "debug", "true"], &["remove", "新词"]]
     {
-        let cmd = home.command(&[]);
-        let bin = cmd.get_program().to_owned();
-        let mut sh = std::process::Command::new("sh");
-        sh.arg("-c").arg(script).arg("sh").arg(bin).args(args);
-        for (key, value) in cmd.get_envs() {
-            match value {
-                Some(v) => sh.env(key, v),
-                None => sh.env_remove(key),
-            };
-        }
-        sh.env("STORE", &store).current_dir(home.path());
-        let out = sh.output().unwrap();
+        let mut cmd = home.command_via(&["sh", "-c", script], args);
+        cmd.env("STORE", &store);
+        let out = common::run_command(cmd, None);
         assert!(
-            out.status.success(),
+            out.code == 0,
             "{args:?} failed next to a stale temp file with its own pid: {}",
-            String::from_utf8_lossy(&out.stderr)
+            out.stderr
         );
     }
     let hits = hook_hits(&home.claude_hook("智能抠图"));

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{read, stamp, Home, SEED};
+use common::{exact_terms, read, run_command, stamp, Home, SEED};
 use serde_json::{json, Value};
 
 const PLATFORMS: [&str; 5] = ["claude", "cursor", "opencode", "codex", "gemini"];
@@ -96,17 +96,6 @@ fn seeded() -> Home {
     home
 }
 
-/// The terms of `match --json`'s exact hits.
-fn matched(home: &Home, message: &str) -> Vec<String> {
-    let out = home.run(&["match", "--json", message]);
-    out.json()["exact"]
-        .as_array()
-        .expect("exact hits")
-        .iter()
-        .map(|e| e["term"].as_str().unwrap().to_string())
-        .collect()
-}
-
 /// Every command that reads the glossary refuses the file (exit 2, naming it), and neither
 /// they nor the hook change it; `record` does not overwrite it.
 #[track_caller]
@@ -167,7 +156,7 @@ fn glossary_json_empty_file() {
     assert_hook_silent(&home, "anything");
     assert_eq!(read(&home.glossary()), b"");
     home.run(&["record", "a", "b"]).ok();
-    assert_eq!(matched(&home, "a"), ["a"]);
+    assert_eq!(exact_terms(&home, "a"), ["a"]);
 }
 
 #[test]
@@ -243,7 +232,7 @@ fn config_folder_missing() {
     assert_hook_silent(&home, "anything");
     assert_eq!(home.tree(), Vec::<std::path::PathBuf>::new(), "a read created files");
     home.run(&["record", "a", "b"]).ok();
-    assert_eq!(matched(&home, "a"), ["a"]);
+    assert_eq!(exact_terms(&home, "a"), ["a"]);
 }
 
 /// Whether this process runs as root (permissions do not stop root without dropping its
@@ -254,40 +243,15 @@ fn running_as_root() -> bool {
     probe.as_file().metadata().unwrap().uid() == 0
 }
 
-/// Runs `cmd` so that file permissions apply to it: as root, through `setpriv` without the
-/// capabilities that bypass them.
-fn run_unprivileged(cmd: Command, stdin: Option<&[u8]>) -> common::Output {
-    let mut real = if running_as_root() {
-        let mut c = Command::new("setpriv");
-        c.arg("--bounding-set=-dac_override,-dac_read_search,-fowner").arg("--");
-        c.arg(cmd.get_program()).args(cmd.get_args());
-        for (key, value) in cmd.get_envs() {
-            match value {
-                Some(v) => c.env(key, v),
-                None => c.env_remove(key),
-            };
-        }
-        if let Some(dir) = cmd.get_current_dir() {
-            c.current_dir(dir);
-        }
-        c
+/// Runs the binary with `args` so that file permissions apply to it: as root, through
+/// `setpriv` without the capabilities that bypass them.
+fn run_unprivileged(home: &Home, args: &[&str], stdin: Option<&[u8]>) -> common::Output {
+    let wrapper: &[&str] = if running_as_root() {
+        &["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"]
     } else {
-        cmd
+        &[]
     };
-    real.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
-    real.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = real.spawn().expect("start (is setpriv installed?)");
-    if let Some(bytes) = stdin {
-        use std::io::Write;
-        let _ = child.stdin.take().unwrap().write_all(bytes);
-    }
-    let out = child.wait_with_output().unwrap();
-    common::Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        stdout_bytes: out.stdout,
-    }
+    run_command(home.command_via(wrapper, args), stdin)
 }
 
 #[test]
@@ -299,12 +263,12 @@ fn config_folder_read_only() {
     fs::set_permissions(&store, fs::Permissions::from_mode(0o555)).unwrap();
     let restore = || fs::set_permissions(&store, fs::Permissions::from_mode(0o755)).unwrap();
 
-    let out = run_unprivileged(home.command(&["record", "新词", "x"]), None);
-    let config = run_unprivileged(home.command(&["config", "debug", "true"]), None);
-    let remove = run_unprivileged(home.command(&["remove", "提交"]), None);
+    let out = run_unprivileged(&home, &["record", "新词", "x"], None);
+    let config = run_unprivileged(&home, &["config", "debug", "true"], None);
+    let remove = run_unprivileged(&home, &["remove", "提交"], None);
     // Reading works: list, match, and the hook from the mapped index.
-    let list = run_unprivileged(home.command(&["list"]), None);
-    let hook = run_unprivileged(home.command(&["hook", "claude"]), Some(&event("claude", "提交")));
+    let list = run_unprivileged(&home, &["list"], None);
+    let hook = run_unprivileged(&home, &["hook", "claude"], Some(&event("claude", "提交")));
     // A hand edit makes the index stale; the hook answers from the JSON files and cannot
     // rewrite the index, which is fine.
     restore();
@@ -315,7 +279,7 @@ fn config_folder_read_only() {
     fs::write(home.glossary(), common::js_pretty(&pairs)).unwrap();
     let after_edit = snapshot(&store);
     fs::set_permissions(&store, fs::Permissions::from_mode(0o555)).unwrap();
-    let stale = run_unprivileged(home.command(&["hook", "claude"]), Some(&event("claude", "手改")));
+    let stale = run_unprivileged(&home, &["hook", "claude"], Some(&event("claude", "手改")));
     restore();
 
     for (what, out) in [("record", &out), ("config", &config), ("remove", &remove)] {
@@ -334,24 +298,8 @@ fn config_folder_read_only() {
 /// Runs the binary with a file-size limit of `kib` KiB and SIGXFSZ ignored, so a write past the
 /// limit fails with EFBIG ("File too large") the way a full disk fails with ENOSPC.
 fn run_with_fsize_limit(home: &Home, kib: u64, args: &[&str]) -> common::Output {
-    let cmd = home.command(args);
-    let mut sh = Command::new("sh");
-    sh.arg("-c").arg(format!("trap '' XFSZ; ulimit -f {}; exec \"$0\" \"$@\"", kib * 2));
-    sh.arg(cmd.get_program()).args(args);
-    for (key, value) in cmd.get_envs() {
-        match value {
-            Some(v) => sh.env(key, v),
-            None => sh.env_remove(key),
-        };
-    }
-    sh.current_dir(home.path()).stdin(Stdio::null());
-    let out = sh.output().unwrap();
-    common::Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        stdout_bytes: out.stdout,
-    }
+    let script = format!("trap '' XFSZ; ulimit -f {}; exec \"$0\" \"$@\"", kib * 2);
+    run_command(home.command_via(&["sh", "-c", &script], args), None)
 }
 
 fn leftover_temp_files(store: &Path) -> Vec<String> {
@@ -377,7 +325,7 @@ fn disk_full() {
     assert_eq!(read(&home.glossary()), before);
     assert_eq!(read(&home.index()), index_before);
     assert_eq!(leftover_temp_files(&home.store()), Vec::<String>::new());
-    assert_eq!(matched(&home, "提交 大词"), ["提交"]);
+    assert_eq!(exact_terms(&home, "提交 大词"), ["提交"]);
 
     // glossary.json fits but the index (larger) does not: the entry is saved and reported as
     // an error; the hook answers from glossary.json until an index can be written.
@@ -391,7 +339,7 @@ fn disk_full() {
     let block = block_of("claude", &home.claude_hook("中词 提交")).unwrap();
     assert!(block.contains("- 中词: 解释解释"), "{block}");
     assert!(block.contains("- 提交: "), "{block}");
-    assert_eq!(matched(&home, "中词 提交"), ["提交", "中词"]);
+    assert_eq!(exact_terms(&home, "中词 提交"), ["提交", "中词"]);
 }
 
 /// A really full file system (a small tmpfs), where mounting is allowed (root); elsewhere the
@@ -435,7 +383,7 @@ fn disk_full_on_a_full_tmpfs() {
     // Space freed: the next record works.
     fs::remove_file(&filler).unwrap();
     home.run(&["record", "新词", "x"]).ok();
-    assert_eq!(matched(&home, "新词"), ["新词"]);
+    assert_eq!(exact_terms(&home, "新词"), ["新词"]);
 }
 
 #[test]

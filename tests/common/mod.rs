@@ -94,7 +94,21 @@ impl Home {
 
     /// The command for the binary with `HOME` set to this folder and the store variables cleared.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tinylingo"));
+        self.command_via(&[], args)
+    }
+
+    /// [`Home::command`], run through `wrapper`: a program and its first arguments, after which
+    /// the binary's path and `args` follow (`setpriv … --`, `sh -c '… exec "$0" "$@"'`).
+    pub fn command_via(&self, wrapper: &[&str], args: &[&str]) -> Command {
+        let binary = env!("CARGO_BIN_EXE_tinylingo");
+        let mut cmd = match wrapper.split_first() {
+            Some((program, first)) => {
+                let mut cmd = Command::new(program);
+                cmd.args(first).arg(binary);
+                cmd
+            }
+            None => Command::new(binary),
+        };
         cmd.args(args);
         cmd.env("HOME", self.path());
         cmd.env_remove("TINYLINGO_HOME");
@@ -115,22 +129,7 @@ impl Home {
 
     /// Runs the binary with `args`, writing `stdin` (when given) to its standard input.
     pub fn run_with_stdin(&self, args: &[&str], stdin: Option<&[u8]>) -> Output {
-        let mut cmd = self.command(args);
-        cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("start the tinylingo binary");
-        if let Some(bytes) = stdin {
-            let mut pipe = child.stdin.take().expect("piped stdin");
-            // The child may exit without reading everything; a broken pipe is not our problem.
-            let _ = pipe.write_all(bytes);
-        }
-        let out = child.wait_with_output().expect("wait for the tinylingo binary");
-        Output {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            stdout_bytes: out.stdout,
-        }
+        run_command(self.command(args), stdin)
     }
 
     /// `tinylingo hook <platform>` with `event` on stdin.
@@ -163,6 +162,37 @@ impl Home {
         out.sort();
         out
     }
+}
+
+/// Runs a command (from [`Home::command`] or [`Home::command_via`]), writing `stdin` (when
+/// given) to its standard input.
+pub fn run_command(mut cmd: Command, stdin: Option<&[u8]>) -> Output {
+    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("start the tinylingo binary");
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().expect("piped stdin");
+        // The child may exit without reading everything; a broken pipe is not our problem.
+        let _ = pipe.write_all(bytes);
+    }
+    let out = child.wait_with_output().expect("wait for the tinylingo binary");
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        stdout_bytes: out.stdout,
+    }
+}
+
+/// The terms of `match --json`'s exact hits for `message`, in order.
+pub fn exact_terms(home: &Home, message: &str) -> Vec<String> {
+    let out = home.run(&["match", "--json", message]);
+    out.json()["exact"]
+        .as_array()
+        .expect("an exact array")
+        .iter()
+        .map(|e| e["term"].as_str().expect("a term").to_string())
+        .collect()
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
