@@ -199,15 +199,18 @@ pub fn open_mapped(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unusable::Missing),
         Err(e) => return Err(Unusable::Unreadable(e.to_string())),
     };
-    let len = file.metadata().map_err(|e| Unusable::Unreadable(e.to_string()))?.len();
-    if len < HEADER_LEN as u64 {
-        return Err(Unusable::Header(header::HeaderProblem::Truncated));
-    }
     // SAFETY: the index is only ever replaced by rename, never written in place, so the mapped
     // inode's bytes do not change under us. Someone editing the file in place by hand could
     // change them; every access below is bounds-checked and validated, so that yields a wrong
     // or missing answer, not undefined behaviour in our code.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| Unusable::Unreadable(e.to_string()))?;
+    let map = match unsafe { Mmap::map(&file) } {
+        Ok(map) => map,
+        // An empty file cannot be mapped.
+        Err(_) if file.metadata().is_ok_and(|m| m.len() == 0) => {
+            return Err(Unusable::Header(header::HeaderProblem::Truncated))
+        }
+        Err(e) => return Err(Unusable::Unreadable(e.to_string())),
+    };
     limit_residency(&map);
     let head = header::decode(&map).map_err(Unusable::Header)?;
     if (head.glossary, head.config) != sources {
