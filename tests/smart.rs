@@ -161,9 +161,9 @@ fn hook_confirmation_without_exact_hit_gives_only_the_smart_hit() {
 fn hook_repeated_numbers_give_each_term_once() {
     let (out, _) =
         hook_with_reply(TWO_CANDIDATES, Reply::content(r#"{"relevant":[2, 1, 2, "2"]}"#));
-    // After the exact hit, no duplicates; smart hits in candidate order (score descending, as
-    // `Outcome::hits` documents), not in the order the model named them.
-    assert_answer(&out, &["提交", "依赖更新", "智能抠图"], "repeated numbers");
+    // After the exact hit, no duplicates; smart hits in glossary order (as `Outcome::hits`
+    // documents), not in the order the model named them nor by score.
+    assert_answer(&out, &["提交", "智能抠图", "依赖更新"], "repeated numbers");
 }
 
 #[test]
@@ -205,7 +205,8 @@ fn hook_reads_bare_numbers() {
 
     let out = home.claude_hook(THREE_CANDIDATES);
     assert_eq!(server.requests().len(), 1);
-    assert_answer(&out, &["提交", "代码审查", "智能抠图"], "bare numbers 1, 3");
+    // Confirmed hits follow the exact ones in glossary order, whatever their scores.
+    assert_answer(&out, &["提交", "智能抠图", "代码审查"], "bare numbers 1, 3");
 }
 
 #[test]
@@ -306,15 +307,27 @@ fn hook_other_failures_give_the_exact_hits_only() {
 }
 
 #[test]
-fn hook_https_endpoint_gives_the_exact_hits_only() {
-    // The config accepts https://, the client (no TLS in this build) refuses it: a failure like
-    // any other, logged, never a broken prompt.
-    let home = smart_home("https://127.0.0.1:9/v1/chat/completions");
-    home.run(&["config", "debug", "true"]).ok();
+fn https_endpoint_is_refused_and_a_hand_written_one_still_gives_the_exact_hits() {
+    // This build carries no TLS: `config` refuses an https endpoint outright, naming http://.
+    let home = smart_home(&refused_endpoint());
+    let before = std::fs::read(home.config()).unwrap();
+    let out = home.run(&["config", "smart.endpoint", "https://127.0.0.1:9/v1/chat/completions"]);
+    out.expect_code(2);
+    assert!(out.stderr.contains("http://"), "{}", out.stderr);
+    assert_eq!(std::fs::read(home.config()).unwrap(), before, "config.json changed");
+    // Written into config.json by hand, it is ignored with a warning (the default endpoint is
+    // used instead); the prompt is never broken and the exact hits still come through.
+    let mut config: serde_json::Value = serde_json::from_slice(&before).unwrap();
+    config["smart"]["endpoint"] = json!("https://127.0.0.1:9/v1/chat/completions");
+    config["smart"]["timeoutMs"] = json!(300);
+    home.write_store_file("config.json", config.to_string().as_bytes());
     assert_answer(&home.claude_hook(ONE_CANDIDATE), &["提交"], "https endpoint");
-    let lines = debug_lines(&home);
-    assert_eq!(lines.len(), 1, "{lines:#?}");
-    assert!(lines[0].contains("llm=failed("), "{}", lines[0]);
+    let out = home.run(&["match", ONE_CANDIDATE]);
+    assert!(
+        out.stderr.contains("warning") && out.stderr.contains("smart.endpoint"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
