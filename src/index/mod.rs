@@ -67,7 +67,13 @@ pub fn build_archive(glossary: &Glossary, settings: &Settings) -> AlignedVec {
     let pairs: Vec<(&str, &str)> = glossary.iter().collect();
     let fuzzy = FuzzyIndex::build(pairs.as_slice());
     let data = IndexData { settings: settings.clone(), entries, automaton, fuzzy };
-    rkyv::to_bytes::<rkyv::rancor::Error>(&data).expect("archiving into memory cannot fail")
+    // Sized up front: growing a buffer of tens of megabytes by doubling copies it repeatedly.
+    // A generous guess costs nothing: pages of a large allocation that are never written are
+    // never committed.
+    let estimate = 2 * data.entries.heap_bytes() + 128 * glossary.len() + 4096;
+    let buffer = AlignedVec::with_capacity(estimate);
+    rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&data, buffer)
+        .expect("archiving into memory cannot fail")
 }
 
 /// Checked access to an archive. Cheap: the archive's shape keeps validation constant-time.
@@ -176,6 +182,11 @@ impl std::fmt::Display for Unusable {
             Unusable::Invalid => f.write_str("index archive failed validation"),
         }
     }
+}
+
+/// Checks the header of a whole mapped index file (magic, version, checksums, length).
+pub fn check_header(file: &[u8]) -> std::result::Result<(), Unusable> {
+    header::decode(file).map(|_| ()).map_err(Unusable::Header)
 }
 
 /// Keeps the hook's resident memory proportional to what the search touches. The page cache may
