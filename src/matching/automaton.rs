@@ -84,6 +84,8 @@ const BLOCK: usize = 256;
 /// leftover slots stay empty. A small window keeps the search for a base short (darts-clone
 /// uses the same figure) at the cost of a few percent of empty slots.
 const OPEN_BLOCKS: usize = 16;
+/// The newest blocks searched for a state with several children.
+const MULTI_BLOCKS: usize = 2;
 
 /// The exact-match automaton in its serialisable form. See the module documentation for the
 /// meaning of each table.
@@ -114,7 +116,10 @@ impl Automaton {
         if keys.id.is_empty() {
             return Automaton { num_terms, ..Automaton::default() };
         }
-        let mut b = Builder::new();
+        // A trie has at most one state per key byte, plus the root; the double array adds a
+        // few per cent of empty slots. Reserving that much up front spares the regrowth copies
+        // (the pages are only touched as slots get used).
+        let mut b = Builder::new(keys.bytes.len() + keys.bytes.len() / 8 + 8 * BLOCK);
         b.insert_all(&keys);
         let max_len = (0..keys.id.len()).map(|i| keys.len(i)).max().unwrap_or(0);
         b.finish(num_terms, max_len as u32)
@@ -474,6 +479,8 @@ struct Child {
     hi: u32,
     /// The parent's failure link, then the child's.
     fail: u32,
+    /// The child's dictionary link, once `fail` is the child's.
+    dict: u32,
 }
 
 const EMPTY_SLOT: Slot = Slot { base: NO_BASE, fail: 0, dict: NONE, check: 0, flags: 0 };
@@ -486,9 +493,9 @@ struct Builder {
     used_base: Vec<u64>,
     /// First block still open for placement; the open ones run to the end.
     first_open: usize,
-    /// Per byte, the first block that may still place a lone child with that label. Slots and
-    /// bases only ever get taken, so a block that cannot do it now never will; and blocks are
-    /// searched oldest first, so the blocks that cannot form a prefix.
+    /// Per byte, the first word of `used_base` (64 bases) that may still give a base to a lone
+    /// child with that label. Slots and bases only ever get taken, so a word that cannot do it
+    /// now never will; and words are searched in order, so the words that cannot form a prefix.
     cursor: [u32; 256],
     outs: Vec<OutState>,
     dups: Vec<(u32, u32)>,
@@ -503,9 +510,21 @@ fn set_bit(set: &mut [u64], i: usize) {
 }
 
 /// The set `{x ^ c : x in set}` of a block's 256-bit set. The two high bits of `c` swap whole
-/// words; each of the six low bits swaps groups of bits within the words.
+/// words; the six low ones permute bits within words.
 fn xor_permute(set: [u64; 4], c: u8) -> [u64; 4] {
-    const MASKS: [u64; 6] = [
+    let hi = usize::from(c >> 6);
+    [0, 1, 2, 3].map(|k| xor_permute_word(set[k ^ hi], c))
+}
+
+/// The set `{x ^ (c % 64) : x in word}` of a 64-bit set.
+fn xor_permute_word(word: u64, c: u8) -> u64 {
+    xor_permute_with(word, &swap_masks(c))
+}
+
+/// For [`xor_permute_with`]: per step `j`, the pairs of bit positions `2^j` apart to swap
+/// (their lower positions), or none when bit `j` of `c` is clear.
+fn swap_masks(c: u8) -> [u64; 6] {
+    const PAIRS: [u64; 6] = [
         0x5555_5555_5555_5555,
         0x3333_3333_3333_3333,
         0x0f0f_0f0f_0f0f_0f0f,
@@ -513,27 +532,27 @@ fn xor_permute(set: [u64; 4], c: u8) -> [u64; 4] {
         0x0000_ffff_0000_ffff,
         0x0000_0000_ffff_ffff,
     ];
-    let hi = usize::from(c >> 6);
-    let mut out = [set[hi], set[1 ^ hi], set[2 ^ hi], set[3 ^ hi]];
-    for (j, m) in MASKS.iter().enumerate() {
-        // Branch-free: the label's bits are unpredictable. `t` holds, at the low position of
-        // each pair, whether the pair's two bits differ; flipping both swaps them.
-        let s = 1 << j;
-        let on = 0u64.wrapping_sub(u64::from(c >> j & 1));
-        for w in &mut out {
-            let t = ((*w >> s) ^ *w) & m & on;
-            *w ^= t | (t << s);
-        }
+    // Branch-free, as labels are unpredictable.
+    std::array::from_fn(|j| PAIRS[j] & 0u64.wrapping_sub(u64::from(c >> j & 1)))
+}
+
+/// Swaps the pairs of bits that `masks` select: `t` marks, at the lower position of each pair,
+/// whether its two bits differ; flipping both swaps them.
+fn xor_permute_with(mut word: u64, masks: &[u64; 6]) -> u64 {
+    for (j, m) in masks.iter().enumerate() {
+        let t = ((word >> (1 << j)) ^ word) & m;
+        word ^= t | (t << (1 << j));
     }
-    out
+    word
 }
 
 impl Builder {
-    fn new() -> Builder {
+    fn new(capacity: usize) -> Builder {
+        let capacity = capacity.min(MAX_SLOTS);
         let mut b = Builder {
-            slots: Vec::new(),
-            occupied: Vec::new(),
-            used_base: Vec::new(),
+            slots: Vec::with_capacity(capacity),
+            occupied: Vec::with_capacity(capacity / 64),
+            used_base: Vec::with_capacity(capacity / 64),
             first_open: 0,
             cursor: [0; 256],
             outs: Vec::new(),
@@ -560,22 +579,31 @@ impl Builder {
     /// from the oldest open block that has one, so that blocks fill up before they close.
     fn find_base(&mut self, labels: &[u8]) -> u32 {
         let blocks = self.slots.len() / BLOCK;
-        let from = labels.iter().map(|&c| self.cursor[usize::from(c)] as usize).max();
-        for block in from.unwrap_or(0).max(self.first_open)..blocks {
+        if let &[c] = labels {
+            // Most states have one child: look a word (64 bases) at a time.
+            let hi = usize::from(c >> 6);
+            let from = (self.cursor[usize::from(c)] as usize).max(self.first_open * 4);
+            let masks = swap_masks(c);
+            for word in from..blocks * 4 {
+                let free = !self.occupied[word ^ hi];
+                let cand = !self.used_base[word] & xor_permute_with(free, &masks);
+                if cand != 0 {
+                    return (word * 64 + cand.trailing_zeros() as usize) as u32;
+                }
+                self.cursor[usize::from(c)] = word as u32 + 1;
+            }
+            return self.slots.len() as u32;
+        }
+        // Several children need several free slots at once, which only the newest blocks tend
+        // to have; searching the older ones costs more than the few slots it would save (they
+        // fill up with lone children anyway).
+        let from = labels.iter().map(|&c| self.cursor[usize::from(c)] as usize / 4).max();
+        let from = from.unwrap_or(0).max(blocks.saturating_sub(MULTI_BLOCKS)).max(self.first_open);
+        for block in from..blocks {
             let w = block * 4;
-            let free = [
-                !self.occupied[w],
-                !self.occupied[w + 1],
-                !self.occupied[w + 2],
-                !self.occupied[w + 3],
-            ];
+            let free = [0, 1, 2, 3].map(|k| !self.occupied[w + k]);
             // Unused bases `b` with `b ^ c` free for every label `c`, a whole block at a time.
-            let mut cand = [
-                !self.used_base[w],
-                !self.used_base[w + 1],
-                !self.used_base[w + 2],
-                !self.used_base[w + 3],
-            ];
+            let mut cand = [0, 1, 2, 3].map(|k| !self.used_base[w + k]);
             for &c in labels {
                 let ok = xor_permute(free, c);
                 for k in 0..4 {
@@ -587,9 +615,6 @@ impl Builder {
             }
             if let Some(k) = (0..4).find(|&k| cand[k] != 0) {
                 return (block * BLOCK + k * 64 + cand[k].trailing_zeros() as usize) as u32;
-            }
-            if let [c] = labels {
-                self.cursor[usize::from(*c)] = block as u32 + 1;
             }
         }
         // A fresh block has every slot free and every base unused.
@@ -658,6 +683,7 @@ impl Builder {
                         lo: i as u32,
                         hi: j as u32,
                         fail: 0,
+                        dict: NONE,
                     });
                     i = j;
                 }
@@ -686,8 +712,7 @@ impl Builder {
                     }
                     k += 1;
                 }
-                let fs = self.slots[f];
-                let dict = if fs.flags & TERM != 0 { f as u32 } else { fs.dict };
+                let dict = ch.dict;
                 let slot = &mut self.slots[t];
                 slot.fail = f as u32;
                 slot.dict = dict;
@@ -722,27 +747,30 @@ impl Builder {
             .iter()
             .map(|ch| self.slots[ch.fail as usize].base ^ u32::from(ch.label))
             .collect();
-        // Whether the guess is that state's child; a childless state's base leads past the end.
-        for (g, ch) in guess.iter_mut().zip(children.iter()) {
-            let hit = self
-                .slots
-                .get(*g as usize)
-                .is_some_and(|x| x.check == ch.label && x.flags & CHILD != 0);
+        // Whether the guess is that state's child (a childless state's base leads past the
+        // end); and, read while the slot is at hand, the child's dictionary link if it is.
+        for (g, ch) in guess.iter_mut().zip(children.iter_mut()) {
+            let slot = self.slots.get(*g as usize).copied().unwrap_or(EMPTY_SLOT);
+            let hit = slot.check == ch.label && slot.flags & CHILD != 0;
+            ch.dict = if slot.flags & TERM != 0 { *g } else { slot.dict };
             if !hit {
                 *g = NONE;
             }
         }
         for (ch, &g) in children.iter_mut().zip(&guess) {
-            ch.fail = if ch.parent == 0 {
-                // The root's children fail to the root.
-                0
-            } else if g != NONE {
-                g
-            } else if ch.fail == 0 {
+            if g != NONE && ch.parent != 0 {
+                ch.fail = g;
+                continue;
+            }
+            // The root's children fail to the root; the others walk the chain on.
+            let f = if ch.parent == 0 || ch.fail == 0 {
                 0
             } else {
-                self.fail_target(self.slots[ch.fail as usize].fail as usize, ch.label) as u32
+                self.fail_target(self.slots[ch.fail as usize].fail as usize, ch.label)
             };
+            let slot = &self.slots[f];
+            ch.fail = f as u32;
+            ch.dict = if slot.flags & TERM != 0 { f as u32 } else { slot.dict };
         }
     }
 
@@ -765,8 +793,11 @@ impl Builder {
         // Slots that are nobody's child (free ones and the root) get a label that no used base
         // can reach. One exists: a block holding such a slot has at most 255 children, so at
         // most 255 of its 256 bases are used.
-        for t in 0..n {
-            if t == 0 || !bit(&self.occupied, t) {
+        for (w, &occupied) in self.occupied.iter().enumerate() {
+            let mut free = !occupied | u64::from(w == 0);
+            while free != 0 {
+                let t = w * 64 + free.trailing_zeros() as usize;
+                free &= free - 1;
                 let label = (0..BLOCK).find(|&l| !bit(&self.used_base, t ^ l));
                 self.slots[t].check = label.unwrap_or(0) as u8;
             }
