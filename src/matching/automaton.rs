@@ -44,11 +44,18 @@
 //!
 //! # Searching
 //!
-//! A transition is an XOR, one load and a byte compare. On a miss the failure link is already
-//! in the unit at hand. The output flag rides in the unit too, so states with nothing to report
-//! cost nothing more. When a state ends something, its output chain is walked with a "seen"
-//! bitset over output ranks, allocated on the first hit: a state already seen had its whole
-//! chain reported, so the walk stops there and every term is reported once.
+//! A transition is an XOR, one load and a byte compare. On a miss the failure link is in the
+//! unit at hand, and "one failure link, then a transition, or else the root" covers nearly all
+//! misses; that case is computed without branching ([`Walker::step`]). The output flag rides in
+//! the unit too, so states with nothing to report cost nothing more. When a state ends
+//! something, its output chain is walked with a "seen" bitset over output ranks, allocated on
+//! the first hit: a state already seen had its whole chain reported, so the walk stops there
+//! and every term is reported once.
+//!
+//! A search is a chain of dependent loads, each waiting for the last, mostly from the level 2
+//! cache once the glossary is large. Prompts of a few hundred bytes and more are therefore cut
+//! into four overlapping windows searched side by side
+//! ([`ArchivedAutomaton::find_in_lanes`]), so that four such chains are in flight at once.
 //!
 //! # Damaged tables
 //!
@@ -188,7 +195,8 @@ impl ArchivedAutomaton {
         found: &mut Found,
     ) {
         let n = hay.len();
-        let start = |k: usize| (k * (len - overlap)).min(n - len);
+        // The caller ensures overlap < len <= n.
+        let start = |k: usize| (k * len.saturating_sub(overlap)).min(n.saturating_sub(len));
         let starts = [start(0), start(1), start(2), start(3)];
         let lane = |k: usize| hay.get(starts[k]..starts[k] + len).unwrap_or_default();
         let (l0, l1, l2, l3) = (lane(0), lane(1), lane(2), lane(3));
@@ -294,7 +302,8 @@ impl<'a> Walker<'a> {
     }
 
     /// The child of the state with unit `u` on byte `c`: its slot, its unit, and whether it
-    /// exists. Branch-free (the bounds check of `get` only fails for an empty table).
+    /// exists. The bounds check of `get` fails only for a childless state's base (or damaged
+    /// tables), rarely enough to be predicted well.
     #[inline(always)]
     fn child(&self, u: u64, c: u8) -> (usize, u64, bool) {
         let t = (u >> BASE_SHIFT) as usize ^ usize::from(c);
@@ -575,8 +584,9 @@ impl Builder {
         self.used_base.resize((start + BLOCK) / 64, 0);
     }
 
-    /// A base, not yet used, whose slots for `labels` (distinct, at least one) are all free,
-    /// from the oldest open block that has one, so that blocks fill up before they close.
+    /// A base, not yet used, whose slots for `labels` (distinct, at least one) are all free.
+    /// A lone child takes the first such base in the open blocks, oldest first, so that blocks
+    /// fill up before they close; several children look in the newest blocks only.
     fn find_base(&mut self, labels: &[u8]) -> u32 {
         let blocks = self.slots.len() / BLOCK;
         if let &[c] = labels {
@@ -788,6 +798,7 @@ impl Builder {
         }
     }
 
+    /// Labels the empty slots, builds the output tables and packs the units.
     fn finish(mut self, num_terms: u32, max_len: u32) -> Automaton {
         let n = self.slots.len();
         // Slots that are nobody's child (free ones and the root) get a label that no used base
