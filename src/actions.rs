@@ -18,8 +18,7 @@ pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Resu
     let mut glossary = Glossary::load(store)?;
     let recorded = glossary.record(term, explanation, force)?;
     if recorded != Recorded::Unchanged {
-        glossary.save(store)?;
-        rebuild_index(store, &glossary)?;
+        save_and_reindex(store, &glossary)?;
     }
     Ok(recorded)
 }
@@ -39,8 +38,7 @@ pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
         }
     }
     if !removed.is_empty() {
-        glossary.save(store)?;
-        rebuild_index(store, &glossary)?;
+        save_and_reindex(store, &glossary)?;
     }
     if missing.is_empty() {
         return Ok(removed);
@@ -75,10 +73,25 @@ pub fn set_config(store: &Store, key: &str, value: &str) -> Result<()> {
     Ok(())
 }
 
-fn rebuild_index(store: &Store, glossary: &Glossary) -> Result<()> {
+/// Writes the glossary and rebuilds the index from it. The caller holds the store's lock.
+///
+/// The archive is built from the glossary in memory while the file is being written and
+/// flushed, which overlaps the two slowest steps of `record` at large sizes. The index is
+/// stamped with the fingerprints taken right after the glossary's rename: they describe the
+/// file just written, whose content is exactly what the archive holds. (A hand edit landing
+/// after that stat changes the fingerprint, so the hook reads the edit from the file.)
+fn save_and_reindex(store: &Store, glossary: &Glossary) -> Result<()> {
     // A broken config.json is reported by `config`; here its defaults apply, as in the hook.
     let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
-    index::rebuild(store, glossary, &settings)
+    let (saved, archive) = std::thread::scope(|s| {
+        let saver = s.spawn(|| {
+            glossary.save(store)?;
+            Ok::<_, Error>(index::source_fingerprints(store))
+        });
+        let archive = index::build_archive(glossary, &settings);
+        (saver.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), archive)
+    });
+    index::write(store, &archive, saved?)
 }
 
 /// Up to `n` recorded terms that look like `query`: those containing it or contained in it

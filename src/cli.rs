@@ -74,11 +74,13 @@ tinylingo config smart.enabled true\n  tinylingo config smart.fuzzyThreshold 0.2
         /// The dotted key to show or set; without it, the whole effective configuration.
         key: Option<String>,
         /// The value to set: true/false become booleans, numbers numbers, anything else text.
+        #[arg(allow_negative_numbers = true)]
         value: Option<String>,
     },
     /// Show what a message matches (the hook's view, for debugging).
     #[command(after_help = "Examples:\n  tinylingo match \"帮我提交一下代码\"\n  \
-tinylingo match --no-llm \"抠图功能有bug\"\n  tinylingo match --json \"联调怎么开\"")]
+tinylingo match --no-llm \"抠图功能有bug\"\n  tinylingo match --json \"联调怎么开\"\n  \
+tinylingo match --platform cursor \"帮我提交一下代码\"")]
     Match {
         /// The message to match.
         message: String,
@@ -86,8 +88,12 @@ tinylingo match --no-llm \"抠图功能有bug\"\n  tinylingo match --json \"联�
         #[arg(long)]
         json: bool,
         /// Show fuzzy candidates without asking the LLM (works even when smart is off).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "platform")]
         no_llm: bool,
+        /// Print exactly what the hook would print for this assistant (no session, so no
+        /// de-duplication), instead of the debug view.
+        #[arg(long, value_parser = platform_name, conflicts_with = "json")]
+        platform: Option<Platform>,
     },
     /// Register the prompt hook and the instruction block with the assistants.
     #[command(after_help = "With no argument, every assistant whose settings folder exists \
@@ -208,7 +214,11 @@ fn run(command: Command) -> Result<ExitCode> {
             eprintln!("Set {key} = {value}");
             Ok(ExitCode::SUCCESS)
         }
-        Command::Match { message, json, no_llm } => {
+        Command::Match { message, platform: Some(platform), .. } => {
+            warn_config(&store);
+            print_injection(&store, platform, message)
+        }
+        Command::Match { message, json, no_llm, platform: None } => {
             warn_config(&store);
             print_match(&store, &message, json, no_llm)
         }
@@ -274,6 +284,18 @@ fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result
         print_match_text(&outcome);
     }
     Ok(if found { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `match --platform`: the hook's own output for an event carrying `message`.
+fn print_injection(store: &Store, platform: Platform, message: String) -> Result<ExitCode> {
+    let index = HookIndex::open(store)?;
+    let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
+    let event = crate::platform::Event { prompt: message, session: None };
+    let (output, outcome) = crate::hook::respond(store, platform, data, &event);
+    if let Some(text) = output {
+        println!("{text}");
+    }
+    Ok(if outcome.hits().next().is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// The stable `match --json` shape.

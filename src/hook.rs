@@ -24,7 +24,8 @@ const DEBUG_LOG_CAP: u64 = 1 << 20;
 pub fn run(platform: Platform) {
     // A panic message on stderr could show up in the assistant; the hook stays silent.
     std::panic::set_hook(Box::new(|_| {}));
-    let mut input = Vec::new();
+    // Most events fit at once: one read instead of a doubling series of small ones.
+    let mut input = Vec::with_capacity(64 * 1024);
     let read_ok = std::io::stdin().lock().read_to_end(&mut input).is_ok();
     let answer = std::panic::catch_unwind(|| if read_ok { answer(platform, &input) } else { None })
         .ok()

@@ -33,6 +33,13 @@ impl Entries {
     }
 }
 
+impl Entries {
+    /// Bytes held in the tables (to size the archive buffer).
+    pub fn heap_bytes(&self) -> usize {
+        self.blob.len() + 4 * (self.bounds.len() + self.checks.len())
+    }
+}
+
 fn offset(len: usize) -> u32 {
     u32::try_from(len).expect("the glossary's text is under 4 GiB")
 }

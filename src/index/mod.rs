@@ -61,13 +61,45 @@ pub struct IndexData {
 
 /// Builds the archive (without header) for a glossary and settings.
 pub fn build_archive(glossary: &Glossary, settings: &Settings) -> AlignedVec {
-    let entries = Entries::build(glossary.iter());
-    let terms: Vec<&[u8]> = glossary.terms().map(str::as_bytes).collect();
-    let automaton = Automaton::build(&terms);
     let pairs: Vec<(&str, &str)> = glossary.iter().collect();
-    let fuzzy = FuzzyIndex::build(pairs.as_slice());
+    // The three parts are independent; at 100k terms each takes tens of milliseconds, and
+    // `record` has a budget of 250 ms, so small glossaries are built on one thread and large
+    // ones spread over the cores.
+    let (entries, automaton, fuzzy) = if pairs.len() < PARALLEL_BUILD_FROM {
+        (
+            Entries::build(glossary.iter()),
+            build_automaton(&pairs),
+            FuzzyIndex::build(pairs.as_slice()),
+        )
+    } else {
+        std::thread::scope(|s| {
+            let automaton = s.spawn(|| build_automaton(&pairs));
+            let fuzzy = s.spawn(|| FuzzyIndex::build(pairs.as_slice()));
+            let entries = Entries::build(glossary.iter());
+            (entries, join(automaton), join(fuzzy))
+        })
+    };
     let data = IndexData { settings: settings.clone(), entries, automaton, fuzzy };
-    rkyv::to_bytes::<rkyv::rancor::Error>(&data).expect("archiving into memory cannot fail")
+    // Sized up front: growing a buffer of tens of megabytes by doubling copies it repeatedly.
+    // A generous guess costs nothing: pages of a large allocation that are never written are
+    // never committed.
+    let estimate = 2 * data.entries.heap_bytes() + 128 * glossary.len() + 4096;
+    let buffer = AlignedVec::with_capacity(estimate);
+    rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&data, buffer)
+        .expect("archiving into memory cannot fail")
+}
+
+/// Below this many terms the index is built on one thread: spawning costs more than it saves.
+const PARALLEL_BUILD_FROM: usize = 5_000;
+
+fn build_automaton(pairs: &[(&str, &str)]) -> Automaton {
+    let terms: Vec<&[u8]> = pairs.iter().map(|(t, _)| t.as_bytes()).collect();
+    Automaton::build(&terms)
+}
+
+/// Joins a builder thread, passing its panic on (a panic there is a bug, as it would be inline).
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Checked access to an archive. Cheap: the archive's shape keeps validation constant-time.
@@ -88,7 +120,7 @@ pub fn write(store: &Store, archive: &[u8], sources: (Fingerprint, Fingerprint))
     file.extend_from_slice(&header);
     file.extend_from_slice(archive);
     // Page-sized writes keep the hook's resident set small (see write_atomic_in_pieces).
-    write_atomic_in_pieces(&store.index_path(), &file, 4096)
+    write_atomic_in_pieces(&store.index_path(), &file, 64 * 1024)
 }
 
 /// Rebuilds the index from what is on disk now. The caller holds the store's lock.
@@ -182,6 +214,11 @@ impl std::fmt::Display for Unusable {
     }
 }
 
+/// Checks the header of a whole mapped index file (magic, version, checksums, length).
+pub fn check_header(file: &[u8]) -> std::result::Result<(), Unusable> {
+    header::decode(file).map(|_| ()).map_err(Unusable::Header)
+}
+
 /// Keeps the hook's resident memory proportional to what the search touches. The page cache may
 /// hold the file in large folios, which the kernel would otherwise map 2 MiB at a time on the
 /// first touch; and readahead around each touched page is wasted on random lookups.
@@ -203,15 +240,18 @@ pub fn open_mapped(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unusable::Missing),
         Err(e) => return Err(Unusable::Unreadable(e.to_string())),
     };
-    let len = file.metadata().map_err(|e| Unusable::Unreadable(e.to_string()))?.len();
-    if len < HEADER_LEN as u64 {
-        return Err(Unusable::Header(header::HeaderProblem::Truncated));
-    }
     // SAFETY: the index is only ever replaced by rename, never written in place, so the mapped
     // inode's bytes do not change under us. Someone editing the file in place by hand could
     // change them; every access below is bounds-checked and validated, so that yields a wrong
     // or missing answer, not undefined behaviour in our code.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| Unusable::Unreadable(e.to_string()))?;
+    let map = match unsafe { Mmap::map(&file) } {
+        Ok(map) => map,
+        // An empty file cannot be mapped.
+        Err(_) if file.metadata().is_ok_and(|m| m.len() == 0) => {
+            return Err(Unusable::Header(header::HeaderProblem::Truncated))
+        }
+        Err(e) => return Err(Unusable::Unreadable(e.to_string())),
+    };
     limit_residency(&map);
     let head = header::decode(&map).map_err(Unusable::Header)?;
     if (head.glossary, head.config) != sources {

@@ -106,14 +106,20 @@ pub struct Outcome<'a> {
 }
 
 impl<'a> Outcome<'a> {
-    /// The hits to inject: exact ones in glossary order, then the model-confirmed candidates in
-    /// candidate order. A term appears once (the two lists never share a term: candidates are
-    /// drawn only from terms that did not hit exactly).
+    /// The hits to inject, in priority order: exact ones in glossary order, then the
+    /// model-confirmed candidates, also in glossary order (the score only decided which terms
+    /// were worth asking about). A term appears once: candidates are drawn only from terms
+    /// that did not hit exactly.
     pub fn hits(&self) -> impl Iterator<Item = (&Entry<'a>, bool)> {
         let exact = self.exact.iter().map(|e| (e, false));
-        let smart =
-            self.candidates.iter().filter(|c| c.confirmed == Some(true)).map(|c| (&c.entry, true));
-        exact.chain(smart)
+        let mut smart: Vec<&Entry<'a>> = self
+            .candidates
+            .iter()
+            .filter(|c| c.confirmed == Some(true))
+            .map(|c| &c.entry)
+            .collect();
+        smart.sort_by_key(|e| e.id);
+        exact.chain(smart.into_iter().map(|e| (e, true)))
     }
 }
 

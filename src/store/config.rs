@@ -68,7 +68,9 @@ enum Kind {
     Text,
     /// Non-empty text.
     Name,
-    /// An `http://` or `https://` URL.
+    /// An `http://` URL. (`https://` is refused: the build carries no TLS, because the
+    /// endpoint is a local model server, and a setting that can never work should fail here,
+    /// not silently in every hook run.)
     Url,
     /// A number in an inclusive range.
     Number(f64, f64),
@@ -225,7 +227,11 @@ fn check(key: &str, kind: Kind, value: &Value) -> std::result::Result<(), String
         },
         Kind::Url => match value.as_str() {
             Some(s) if is_http_url(s) => Ok(()),
-            _ => Err(bad("an http:// or https:// URL")),
+            Some(s) if s.to_ascii_lowercase().starts_with("https://") => Err(format!(
+                "{key} must be an http:// URL: https is not supported (tinylingo talks to a \
+                 local model server over plain HTTP)"
+            )),
+            _ => Err(bad("an http:// URL")),
         },
         Kind::Number(lo, hi) => match value.as_f64() {
             Some(n) if (lo..=hi).contains(&n) => Ok(()),
@@ -243,7 +249,7 @@ fn check(key: &str, kind: Kind, value: &Value) -> std::result::Result<(), String
 }
 
 fn is_http_url(s: &str) -> bool {
-    let rest = s.strip_prefix("http://").or_else(|| s.strip_prefix("https://"));
+    let rest = s.strip_prefix("http://");
     matches!(rest, Some(r) if !r.is_empty() && !r.starts_with('/') && !r.contains(char::is_whitespace))
 }
 
