@@ -5,7 +5,8 @@
 //! as an exact hit must really occur in the prompt.
 //!
 //! Input: mode byte, then
-//! * mode 0: the bytes are the archive (checked access, then searches);
+//! * mode 0: the bytes are a whole file for the header check, and the archive for checked
+//!   access and searches;
 //! * mode 1: a valid archive of a fixed glossary, with `(u16 LE offset, u8 xor)` damage triples;
 //! * mode 2: as mode 1, written as the store's index file under a header that describes the
 //!   current glossary.json (so the header check passes and the damaged archive is mapped);
@@ -103,6 +104,8 @@ fuzz_target!(|input: &[u8]| {
     let (_dir, store, valid) = store();
     match mode % 4 {
         0 => {
+            // The header decoder on its own (the whole file: header, then archive).
+            let _ = index::check_header(rest);
             let mut bytes = AlignedVec::<16>::new();
             bytes.extend_from_slice(rest);
             if let Some(data) = index::access(&bytes) {
