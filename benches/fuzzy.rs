@@ -237,14 +237,6 @@ fn benches(c: &mut Criterion) {
             all.sort();
             eprintln!("manual: min {:?} median {:?} per call", best, all[all.len() / 2]);
         }
-        {
-            use std::sync::atomic::Ordering::Relaxed;
-            use tinylingo::matching::fuzzy::STATS;
-            for a in &STATS { a.store(0, Relaxed); }
-            let _ = ix.candidates(terms.as_slice(), &prompt, 0.2, &hits);
-            eprintln!("stats ascii groups {} verif {} pass {} | window groups {} verif {} unpruned {} pass {} | phases {}",
-              STATS[0].load(Relaxed), STATS[2].load(Relaxed), STATS[3].load(Relaxed), STATS[4].load(Relaxed), STATS[5].load(Relaxed), STATS[6].load(Relaxed), STATS[7].load(Relaxed), STATS[8].load(Relaxed));
-        }
         if std::env::var_os("FUZZY_BENCH_SHOW").is_some() {
             eprintln!("prompt: {prompt}");
             for cand in &found {

@@ -126,6 +126,20 @@ fn slot_hash(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
 }
 
+/// Signature bit of a bigram id: a term's signature has the bits of its bigrams, so a word
+/// can bound its overlap with a term from the posting entry alone (see `ascii_phase`).
+#[inline]
+fn sig_bit(id: u32) -> u32 {
+    (id.wrapping_mul(0x9E37_79B1) >> 8) % 24
+}
+
+/// 16-bit hash of a bigram id, for the message bitmap that window entries test their "other"
+/// bigram against (see `window_phase`).
+#[inline]
+fn other_hash(id: u32) -> u32 {
+    id.wrapping_mul(0x9E37_79B1) >> 16
+}
+
 /// `f64` score exactly as the definition states it: Σmin / Σmax.
 #[inline]
 fn ratio(min_sum: usize, max_sum: usize) -> f64 {
@@ -177,16 +191,21 @@ pub struct FuzzyIndex {
     /// Per term a block: the term id, then its bigram ids sorted ascending (rarest first),
     /// repeats kept. Posting entries point at blocks so that scoring a term reads one place.
     pub blocks: Vec<u32>,
-    /// Bigram hash table, 4 words per slot: key bits 0–31; key bits 32–42 | group count << 16;
-    /// bigram id + 1 (0 = empty slot); first group. Power-of-two slot count, load ≤ 0.7.
+    /// Bigram hash table, 4 words per slot: key bits 0–31; key bits 32–42 | group count << 16 |
+    /// largest nT of the list << 24; bigram id + 1 (0 = empty slot); first group.
+    /// Power-of-two slot count, load ≤ 0.7.
     pub slots: Vec<u32>,
-    /// Group directory, 2 words per group: first posting entry; `nT | min rank << 8`. A final
-    /// sentinel pair holds the entry count: a group ends where the next one starts.
+    /// Group directory, 2 words per group: first posting entry; `nT | min rank << 8` for an
+    /// ASCII bigram (entries by nT, then rank), `rank | max nT << 8` for a window bigram
+    /// (entries by rank, then nT descending). A final sentinel pair holds the entry count: a
+    /// group ends where the next one starts.
     pub groups: Vec<u32>,
     /// Per posting entry: the term's block.
     pub post_block: Vec<u32>,
-    /// Per posting entry: rank of the bigram's first occurrence in the term's sorted tokens.
-    pub post_rank: Vec<u8>,
+    /// Per posting entry: rank of the bigram's first occurrence in the term's sorted tokens
+    /// (bits 0–7), then for an ASCII term its bigram signature (bits 8–31, see [`sig_bit`]),
+    /// for a window term its nT (bits 8–15) and the [`other_hash`] of its rarest other bigram.
+    pub post_meta: Vec<u32>,
     /// One-char window terms as `(char, id)` pairs, flattened, sorted.
     pub singles: Vec<u32>,
     /// Terms too long to post, scored directly on every query.
@@ -289,51 +308,74 @@ impl FuzzyIndex {
             KIND_WINDOW => n_t <= MAX_POSTED,
             _ => false,
         };
-        let for_each_entry = |f: &mut dyn FnMut(u32, usize, usize, usize)| {
+        // Each entry as (bigram, sort key, meta). Sort keys: ASCII lists by (nT, r, block),
+        // groups per length, since words filter on length; window lists by (r, nT descending,
+        // block), groups per rank, since at a given bar the admissible rank only grows with nT
+        // (see `window_phase`).
+        let for_each_entry = |f: &mut dyn FnMut(u32, u64, u32)| {
             for id in 0..n {
                 let toks = &blocks[toks_of(id)];
                 let n_t = toks.len();
+                let ascii = term_kind[id] == KIND_ASCII;
+                let sig = toks.iter().fold(0u32, |acc, &b| acc | 1 << sig_bit(b));
+                let block = u64::from(term_block[id]);
                 for r in 0..n_t {
-                    if (r == 0 || toks[r - 1] != toks[r]) && posted(id, r, n_t) {
-                        f(toks[r], r, n_t, term_block[id] as usize);
+                    let b = toks[r];
+                    if (r > 0 && toks[r - 1] == b) || !posted(id, r, n_t) {
+                        continue;
+                    }
+                    let (r64, n64) = (r as u64, n_t as u64);
+                    if ascii {
+                        f(b, (n64 << 40) | (r64 << 32) | block, r as u32 | sig << 8);
+                    } else {
+                        // The rarest other bigram of the term (or this one if there is none).
+                        let other = toks.iter().copied().find(|&t| t != b).unwrap_or(b);
+                        let meta = r as u32 | (n_t as u32) << 8 | other_hash(other) << 16;
+                        f(b, (r64 << 40) | ((255 - n64) << 32) | block, meta);
                     }
                 }
             }
         };
         let mut list_off = vec![0u32; nbig + 1];
-        for_each_entry(&mut |b, _, _, _| list_off[b as usize + 1] += 1);
+        for_each_entry(&mut |b, _, _| list_off[b as usize + 1] += 1);
         for b in 0..nbig {
             list_off[b + 1] += list_off[b];
         }
         let total = list_off[nbig] as usize;
-        let mut packed = vec![0u64; total];
+        let mut packed = vec![(0u64, 0u32); total];
         let mut fill = list_off.clone();
-        for_each_entry(&mut |b, r, n_t, block| {
+        for_each_entry(&mut |b, key, meta| {
             let at = &mut fill[b as usize];
-            packed[*at as usize] = ((n_t as u64) << 40) | ((r as u64) << 32) | block as u64;
+            packed[*at as usize] = (key, meta);
             *at += 1;
         });
         drop(fill);
 
         let mut first_group = Vec::with_capacity(nbig + 1);
+        let mut max_len = vec![0u32; nbig];
         let mut groups = Vec::new();
         let mut post_block = Vec::with_capacity(total);
-        let mut post_rank = Vec::with_capacity(total);
+        let mut post_meta = Vec::with_capacity(total);
         for b in 0..nbig {
             first_group.push((groups.len() / 2) as u32);
             let list = &mut packed[list_off[b] as usize..list_off[b + 1] as usize];
-            // By (nT, r, block): groups by length, prefix-ordered inside.
             list.sort_unstable();
-            let mut prev_len = u64::MAX;
-            for &e in list.iter() {
-                let (n_t, r) = (e >> 40, (e >> 32) & 0xFF);
-                if n_t != prev_len {
-                    prev_len = n_t;
+            let ascii = tmp_keys[order[b] as usize] & ASCII_KIND != 0;
+            let mut prev = u64::MAX;
+            for &(e, meta) in list.iter() {
+                // A group's second field comes from its first entry: the lowest rank of an
+                // ASCII length group, the largest nT of a window rank group.
+                if e >> 40 != prev {
+                    prev = e >> 40;
+                    let field = (e >> 32) & 0xFF;
+                    let second = if ascii { field } else { 255 - field };
                     groups.push(post_block.len() as u32);
-                    groups.push((n_t | r << 8) as u32);
+                    groups.push((prev | second << 8) as u32);
                 }
                 post_block.push(e as u32);
-                post_rank.push(r as u8);
+                post_meta.push(meta);
+                let n_t = if ascii { e >> 40 } else { 255 - ((e >> 32) & 0xFF) };
+                max_len[b] = max_len[b].max(n_t as u32);
             }
         }
         first_group.push((groups.len() / 2) as u32);
@@ -350,10 +392,10 @@ impl FuzzyIndex {
             while slots[i * 4 + 2] != 0 {
                 i = (i + 1) & (nslots - 1);
             }
-            // A bigram has at most one group per length 1..=255.
+            // A bigram has at most one group per length 1..=255 (ASCII) or per rank 0..=254.
             let ngroups = first_group[id + 1] - first_group[id];
             slots[i * 4] = key as u32;
-            slots[i * 4 + 1] = (key >> 32) as u32 | ngroups << 16;
+            slots[i * 4 + 1] = (key >> 32) as u32 | ngroups << 16 | max_len[id] << 24;
             slots[i * 4 + 2] = id as u32 + 1;
             slots[i * 4 + 3] = first_group[id];
         }
@@ -368,7 +410,7 @@ impl FuzzyIndex {
             slots,
             groups,
             post_block,
-            post_rank,
+            post_meta,
             singles,
             specials,
         }
@@ -402,20 +444,22 @@ fn overlap(a: &[U32], b: &[u32]) -> usize {
     m
 }
 
-/// A bigram of the index: its id and its groups `g0..g1`.
+/// A bigram of the index: its id, its groups `g0..g1`, the largest nT in its list.
 #[derive(Clone, Copy, Debug)]
 struct Big {
     id: u32,
     g0: u32,
     g1: u32,
+    max_len: u32,
 }
 
-const NO_BIG: Big = Big { id: u32::MAX, g0: 0, g1: 0 };
+const NO_BIG: Big = Big { id: u32::MAX, g0: 0, g1: 0, max_len: 0 };
 
-/// One posting group: entries `e0..e1` of terms with `n_t` tokens, lowest rank `min_rank`.
+/// One posting group: entries `e0..e1`; `a`, `b` as in [`FuzzyIndex::groups`] (ASCII: nT and
+/// lowest rank; window: rank and largest nT).
 struct Group {
-    n_t: usize,
-    min_rank: usize,
+    a: usize,
+    b: usize,
     e0: usize,
     e1: usize,
 }
@@ -592,10 +636,12 @@ struct Scratch {
     local_big: Vec<Big>,
     pos_off: Vec<u32>,
     pos_list: Vec<u32>,
-    /// Local ids of known bigrams, rarest first.
+    /// Local ids of known bigrams.
     known: Vec<u32>,
     /// Bigram id → local id, for the known ones.
     id_map: KeyMap,
+    /// Bitmap over [`other_hash`] of the known bigrams.
+    present: Vec<u64>,
     /// Lowercased ASCII bigram → index bigram cache, valid when the tag is `ascii_gen`.
     ascii_tag: Vec<u32>,
     ascii_big: Vec<Big>,
@@ -610,11 +656,14 @@ struct Scratch {
     word_meta: Vec<(u32, u32)>,
     /// Blocks scored for the current word (ASCII terms).
     seen: TagMap,
+    /// Candidates to score: block and nT.
+    cand: Vec<(u32, u32)>,
     /// Window terms by block: `SCORED`, or the phase in which the count bound pruned them.
     done: TagMap,
     /// Window scoring: hits as `pos << 32 | token-run index`, per-run counts.
     hits: Vec<u64>,
     run_need: Vec<u32>,
+    run_local: Vec<u32>,
     run_have: Vec<u32>,
 }
 
@@ -741,7 +790,8 @@ impl ArchivedFuzzyIndex {
             let w1 = s[1].to_native();
             if s[0].to_native() == lo && w1 & 0xFFFF == hi {
                 let g0 = s[3].to_native();
-                return Some(Big { id: id1 - 1, g0, g1: g0.saturating_add(w1 >> 16) });
+                let g1 = g0.saturating_add(w1 >> 16 & 0xFF);
+                return Some(Big { id: id1 - 1, g0, g1, max_len: w1 >> 24 });
             }
             i = (i + 1) & mask;
         }
@@ -754,8 +804,8 @@ impl ArchivedFuzzyIndex {
         let gs = self.groups.as_slice();
         let e0 = at(gs, 2 * g)?;
         let meta = at(gs, 2 * g + 1)?;
-        let e1 = at(gs, 2 * g + 2)?.min(self.post_block.len()).min(self.post_rank.len());
-        (e0 <= e1).then_some(Group { n_t: meta & 0xFF, min_rank: (meta >> 8) & 0xFF, e0, e1 })
+        let e1 = at(gs, 2 * g + 2)?.min(self.post_block.len()).min(self.post_meta.len());
+        (e0 <= e1).then_some(Group { a: meta & 0xFF, b: (meta >> 8) & 0xFF, e0, e1 })
     }
 
     /// The `n_t` sorted tokens of the block at `block`, and the term id it holds.
@@ -834,6 +884,31 @@ impl ArchivedFuzzyIndex {
     }
 }
 
+/// Reads the first word of each candidate's block. The reads are independent, so their cache
+/// misses overlap; the scoring that follows then finds the blocks in cache.
+fn touch_blocks(ix: &ArchivedFuzzyIndex, cand: &[(u32, u32)]) {
+    let blocks = ix.blocks.as_slice();
+    let mut sink = 0u32;
+    for &(block, _) in cand {
+        if let Some(b) = blocks.get(block as usize) {
+            sink ^= b.to_native();
+        }
+    }
+    std::hint::black_box(sink);
+}
+
+/// Reads the first directory word of each group, for the same reason as [`touch_blocks`].
+fn touch_groups(ix: &ArchivedFuzzyIndex, first: impl Iterator<Item = u32>) {
+    let groups = ix.groups.as_slice();
+    let mut sink = 0u32;
+    for g in first {
+        if let Some(w) = groups.get(2 * g as usize) {
+            sink ^= w.to_native();
+        }
+    }
+    std::hint::black_box(sink);
+}
+
 /// First index in `0..n` where `below` turns false (`below` must be monotone).
 fn partition(n: usize, below: impl Fn(usize) -> bool) -> usize {
     let (mut lo, mut hi) = (0, n);
@@ -893,11 +968,14 @@ impl Query<'_> {
         s.local_big.extend(s.local_key.iter().map(|&key| self.ix.lookup(key).unwrap_or(NO_BIG)));
         s.known.clear();
         s.known.extend((0..s.local_big.len() as u32).filter(|&l| s.local_big[l as usize].id != u32::MAX));
-        let big = &s.local_big;
-        s.known.sort_unstable_by_key(|&l| big[l as usize].id);
         s.id_map.reset(s.known.len());
+        s.present.clear();
+        s.present.resize(1 << 10, 0);
         for &l in &s.known {
-            s.id_map.get_or_insert(u64::from(s.local_big[l as usize].id), l);
+            let id = s.local_big[l as usize].id;
+            s.id_map.get_or_insert(u64::from(id), l);
+            let h = other_hash(id) as usize;
+            s.present[h >> 6] |= 1 << (h & 63);
         }
         // Positions of known bigrams, grouped by local id.
         let nl = s.local_big.len();
@@ -1005,7 +1083,7 @@ impl Query<'_> {
     /// One phase over the ASCII terms: every term scoring ≥ `tau` against some word is offered.
     fn ascii_phase(&mut self, s: &mut Scratch, tau_phase: f64) {
         let ix = self.ix;
-        let ranks = ix.post_rank.as_slice();
+        let metas = ix.post_meta.as_slice();
         let blocks = ix.post_block.as_slice();
         for w in 0..s.word_meta.len() {
             let (n_w, unknown) = s.word_meta[w];
@@ -1014,8 +1092,19 @@ impl Query<'_> {
                 continue;
             }
             s.seen.clear();
+            s.cand.clear();
             let (w0, w1) = (s.word_off[w] as usize, s.word_off[w + 1] as usize);
-            let Some(mut k) = bar_factor(tau_phase.max(self.top.bar())) else { return };
+            // Signature weights: how many of the word's tokens fall on each signature bit. A
+            // term's overlap with the word is at most the weight of the bits it has.
+            let mut weight = [0u8; 24];
+            let mut word_sig = 0u32;
+            for b in &s.word_ids[w0..w1] {
+                let bit = sig_bit(*b);
+                weight[bit as usize] = weight[bit as usize].saturating_add(1);
+                word_sig |= 1 << bit;
+            }
+            let simple = weight.iter().all(|&x| x <= 1);
+            let Some(k) = bar_factor(tau_phase.max(self.top.bar())) else { return };
             let mut i = w0;
             while i < w1 {
                 let big = s.word_big[i];
@@ -1033,7 +1122,7 @@ impl Query<'_> {
                 }
                 for g in big.g0 as usize..big.g1 as usize {
                     let Some(grp) = ix.group(g) else { break };
-                    let n_t = grp.n_t;
+                    let n_t = grp.a;
                     let Some(alpha) = min_overlap(k, n_t + n_w, 2, n_t.min(n_w).min(avail))
                     else {
                         // α grows with nT: past nW (or the word's remaining tokens) it only
@@ -1044,29 +1133,42 @@ impl Query<'_> {
                         continue;
                     };
                     let limit = n_t - alpha;
-                    if grp.min_rank > limit {
+                    if grp.b > limit {
                         continue;
                     }
                     for e in grp.e0..grp.e1 {
-                        if usize::from(ranks[e]) > limit {
+                        let meta = metas[e].to_native();
+                        if (meta & 0xFF) as usize > limit {
                             break;
                         }
+                        let common = word_sig & (meta >> 8);
+                        let bound = if simple {
+                            common.count_ones() as usize
+                        } else {
+                            (0..24).filter(|&j| common >> j & 1 == 1).map(|j| weight[j] as usize).sum()
+                        };
+                        if bound < alpha {
+                            continue;
+                        }
                         let block = blocks[e].to_native();
-                        if !s.seen.set(block, 0) {
-                            continue;
-                        }
-                        let Some((t, toks)) = ix.block(block as usize, n_t) else { continue };
-                        if self.is_hit(t) {
-                            continue;
-                        }
-                        let m = overlap(toks, &s.word_ids[w0..w1]);
-                        if m >= 2 && self.top.offer(t, ratio(m, n_t + n_w - m)) {
-                            // The bar rose: later checks may cut more.
-                            if let Some(k2) = bar_factor(tau_phase.max(self.top.bar())) {
-                                k = k2;
-                            }
+                        if s.seen.set(block, 0) {
+                            s.cand.push((block, n_t as u32));
                         }
                     }
+                }
+            }
+            // Score the candidates; touching their blocks first lets the cache misses overlap.
+            touch_blocks(ix, &s.cand);
+            for c in 0..s.cand.len() {
+                let (block, n_t) = s.cand[c];
+                let n_t = n_t as usize;
+                let Some((t, toks)) = ix.block(block as usize, n_t) else { continue };
+                if self.is_hit(t) {
+                    continue;
+                }
+                let m = overlap(toks, &s.word_ids[w0..w1]);
+                if m >= 2 {
+                    self.top.offer(t, ratio(m, n_t + n_w - m));
                 }
             }
         }
@@ -1094,48 +1196,87 @@ impl Query<'_> {
     /// One phase over the window terms: every term scoring ≥ `tau` is offered.
     fn window_phase(&mut self, s: &mut Scratch, tau_phase: f64) {
         let ix = self.ix;
-        let ranks = ix.post_rank.as_slice();
+        let metas = ix.post_meta.as_slice();
         let blocks = ix.post_block.as_slice();
-        let Some(mut k) = bar_factor(tau_phase.max(self.top.bar())) else { return };
+        let Some(k) = bar_factor(tau_phase.max(self.top.bar())) else { return };
+        // Highest admissible rank per nT (−1: none), filled on first use.
+        let mut limits = [i16::MIN; 256];
+        let mut limit = |n_t: usize| -> isize {
+            let slot = &mut limits[n_t & 0xFF];
+            if *slot == i16::MIN {
+                *slot = self.window_alpha(k, n_t).map_or(-1, |a| (n_t - a) as i16);
+            }
+            *slot as isize
+        };
+        // In the windows regime (nT + 3 < M) the limit never falls as nT grows; the entries of a
+        // rank group come by nT descending, so the first one out of it ends the group.
+        let windows = |n_t: usize| n_t + 3 < self.m_len;
+        touch_groups(ix, s.known.iter().map(|&l| s.local_big[l as usize].g0));
+        s.cand.clear();
         for ki in 0..s.known.len() {
             let big = s.local_big[s.known[ki] as usize];
+            let list_max = big.max_len as usize;
             for g in big.g0 as usize..big.g1 as usize {
                 let Some(grp) = ix.group(g) else { break };
-                let n_t = grp.n_t;
-                let Some(alpha) = self.window_alpha(k, n_t) else { continue };
-                let limit = n_t - alpha;
-                if grp.min_rank > limit {
+                let (rank, max_n_t) = (grp.a as isize, grp.b);
+                // Groups come by rank: once the longest term of the list cannot admit it,
+                // no later group can.
+                if windows(list_max) && rank > limit(list_max) {
+                    break;
+                }
+                if windows(max_n_t) && rank > limit(max_n_t) {
                     continue;
                 }
                 for e in grp.e0..grp.e1 {
-                    if usize::from(ranks[e]) > limit {
-                        break;
+                    let meta = metas[e].to_native();
+                    let n_t = (meta >> 8 & 0xFF) as usize;
+                    let lim = limit(n_t);
+                    if rank > lim {
+                        if windows(n_t) {
+                            break;
+                        }
+                        continue;
+                    }
+                    // When every bigram is needed (α = nT: no slack in the rank), a missing
+                    // "other" bigram rules the term out without reading its block.
+                    let h = (meta >> 16) as usize;
+                    if lim == 0 && s.present[h >> 6] >> (h & 63) & 1 == 0 {
+                        continue;
                     }
                     let block = blocks[e].to_native();
                     match s.done.get(block) {
-                        // Scored, or pruned at this phase's (lower or equal) bar already.
+                        // Scored, queued, or pruned at this phase's bar already.
                         Some(v) if v == SCORED || v == self.phase => continue,
                         _ => {}
                     }
-                    let Some((t, toks)) = ix.block(block as usize, n_t) else { continue };
-                    if self.is_hit(t) {
-                        s.done.set(block, SCORED);
-                        continue;
-                    }
-                    let score = self.window_score(s, toks, alpha);
-                    if score < 0.0 {
-                        // Pruned by the count bound: may still qualify at a lower bar.
-                        s.done.set(block, self.phase);
-                        continue;
-                    }
-                    s.done.set(block, SCORED);
-                    if self.top.offer(t, score) {
-                        if let Some(k2) = bar_factor(tau_phase.max(self.top.bar())) {
-                            k = k2;
-                        }
-                    }
+                    s.done.set(block, self.phase);
+                    s.cand.push((block, n_t as u32));
                 }
             }
+        }
+        touch_blocks(ix, &s.cand);
+        for c in 0..s.cand.len() {
+            let (block, n_t) = s.cand[c];
+            let n_t = n_t as usize;
+            let Some((t, toks)) = ix.block(block as usize, n_t) else { continue };
+            if self.is_hit(t) {
+                s.done.set(block, SCORED);
+                continue;
+            }
+            // The bar may have risen since the candidate was queued: use the current one.
+            let Some(need) = bar_factor(tau_phase.max(self.top.bar()))
+                .and_then(|k| self.window_alpha(k, n_t))
+            else {
+                continue;
+            };
+            let score = self.window_score(s, toks, need);
+            if score < 0.0 {
+                // Pruned by the count bound (left marked with this phase): a lower bar may
+                // still admit it.
+                continue;
+            }
+            s.done.set(block, SCORED);
+            self.top.offer(t, score);
         }
     }
 
@@ -1162,9 +1303,10 @@ impl Query<'_> {
         if n_t == 0 || self.m_len < 2 {
             return 0.0;
         }
-        // Runs of equal tokens: count in the term, positions in the message.
+        // Runs of equal tokens present in the message: count in the term, local bigram id.
+        // Their overlap with the whole message bounds every window's.
         s.run_need.clear();
-        s.hits.clear();
+        s.run_local.clear();
         let mut ub = 0usize;
         let mut i = 0;
         while i < n_t {
@@ -1176,12 +1318,10 @@ impl Query<'_> {
             let c_t = j - i;
             i = j;
             let Some(l) = s.id_map.get(u64::from(b)) else { continue };
-            let l = l as usize;
-            let (p0, p1) = (s.pos_off[l] as usize, s.pos_off[l + 1] as usize);
-            ub += c_t.min(p1 - p0);
-            let run = s.run_need.len() as u64;
+            let count = s.pos_off[l as usize + 1] - s.pos_off[l as usize];
+            ub += c_t.min(count as usize);
             s.run_need.push(c_t as u32);
-            s.hits.extend(s.pos_list[p0..p1].iter().map(|&p| (u64::from(p) << 32) | run));
+            s.run_local.push(l);
         }
         if ub < need {
             return -1.0;
@@ -1193,6 +1333,11 @@ impl Query<'_> {
         }
         if ub == 0 {
             return 0.0;
+        }
+        s.hits.clear();
+        for (run, &l) in s.run_local.iter().enumerate() {
+            let (p0, p1) = (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
+            s.hits.extend(s.pos_list[p0..p1].iter().map(|&p| (u64::from(p) << 32) | run as u64));
         }
         s.hits.sort_unstable();
         s.run_have.clear();
@@ -1538,7 +1683,7 @@ mod tests {
                     1 => bad.term_block.iter_mut().for_each(|x| *x ^= v % 5),
                     2 => bad.slots.iter_mut().step_by(3).for_each(|x| *x ^= v),
                     3 => bad.groups.iter_mut().for_each(|x| *x = x.wrapping_mul(v % 3)),
-                    4 => bad.post_rank.iter_mut().for_each(|x| *x ^= (v % 5) as u8),
+                    4 => bad.post_meta.iter_mut().for_each(|x| *x ^= v % 7),
                     5 => bad.post_block.iter_mut().for_each(|x| *x ^= v),
                     6 => bad.singles.iter_mut().for_each(|x| *x ^= v % 3),
                     _ => bad.specials.push(v % 9),
