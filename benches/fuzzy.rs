@@ -215,6 +215,20 @@ fn benches(c: &mut Criterion) {
         let hits = exact_hits(&terms, &prompt);
         let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&FuzzyIndex::build(terms.as_slice())).unwrap();
         let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+        if let Ok(mode) = std::env::var("FUZZY_BENCH_LOOP") {
+            if n == 100_000 {
+                let reps: usize = std::env::var("FUZZY_BENCH_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
+                for _ in 0..reps {
+                    if mode == "build" {
+                        black_box(FuzzyIndex::build(black_box(terms.as_slice())));
+                    } else {
+                        black_box(ix.candidates(terms.as_slice(), black_box(&prompt), 0.2, &hits));
+                    }
+                }
+                std::process::exit(0);
+            }
+            continue;
+        }
         let found = ix.candidates(terms.as_slice(), &prompt, 0.2, &hits);
         eprintln!(
             "{n} terms: archive {} bytes ({:.1} per term), {} exact hits, {} candidates, scores {:?}",

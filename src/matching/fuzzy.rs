@@ -257,22 +257,42 @@ impl FuzzyIndex {
         let toks_of = |id: usize| term_block[id] as usize + 1..term_block[id + 1] as usize;
 
         // Distinct bigrams (temporary ids in order of appearance) and how many terms hold each.
-        let mut tmp_of: ahash::AHashMap<u64, u32> = ahash::AHashMap::with_capacity(n + 1024);
+        // Lowercased ASCII bigrams (7 + 7 bits) go through a direct table, the rest through a
+        // hash table; the slots of a batch of keys are touched first so that their cache
+        // misses overlap.
+        let mut tmp_of = KeyMap::default();
+        tmp_of.reserve(1 << 12);
+        let mut ascii_tmp = vec![u32::MAX; 1 << 14];
+        let ascii_index = |key: u64| -> Option<usize> {
+            let (a, b) = ((key >> 21) & 0x1F_FFFF, key & 0x1F_FFFF);
+            (key & ASCII_KIND != 0 && a < 128 && b < 128).then(|| (a << 7 | b) as usize)
+        };
         let mut tmp_keys: Vec<u64> = Vec::new();
         let mut df: Vec<u32> = Vec::new();
         let mut last_term: Vec<u32> = Vec::new();
         let mut blocks: Vec<u32> = vec![0; block_keys.len()];
         for id in 0..n {
             blocks[term_block[id] as usize] = id as u32;
-            for i in toks_of(id) {
+            let range = toks_of(id);
+            tmp_of.touch(&block_keys[range.clone()]);
+            for i in range {
                 let key = block_keys[i];
-                let t = *tmp_of.entry(key).or_insert_with(|| {
+                let next = tmp_keys.len() as u32;
+                let (t, new) = match ascii_index(key) {
+                    Some(a) if ascii_tmp[a] != u32::MAX => (ascii_tmp[a], false),
+                    Some(a) => {
+                        ascii_tmp[a] = next;
+                        (next, true)
+                    }
+                    None => tmp_of.get_or_insert(key, next),
+                };
+                if new {
                     tmp_keys.push(key);
                     df.push(0);
                     last_term.push(u32::MAX);
-                    (tmp_keys.len() - 1) as u32
-                }) as usize;
+                }
                 // Count each term once per bigram.
+                let t = t as usize;
                 if last_term[t] != id as u32 {
                     last_term[t] = id as u32;
                     df[t] += 1;
@@ -308,80 +328,94 @@ impl FuzzyIndex {
             KIND_WINDOW => n_t <= MAX_POSTED,
             _ => false,
         };
-        // Each entry as (bigram, sort key, meta). Sort keys: ASCII lists by (nT, r, block),
-        // groups per length, since words filter on length; window lists by (r, nT descending,
-        // block), groups per rank, since at a given bar the admissible rank only grows with nT
-        // (see `window_phase`).
-        let for_each_entry = |f: &mut dyn FnMut(u32, u64, u32)| {
+        // Each entry as (bigram, group field, meta). Within a list, entries are ordered by
+        // group field then block. ASCII lists: field = nT << 8 | r (groups per length, since
+        // words filter on length). Window lists: field = r << 8 | (255 − nT) (groups per rank,
+        // nT descending, since at a given bar the admissible rank only grows with nT; see
+        // `window_phase`). Both orders come from two stable counting sorts (by field, then by
+        // bigram) over entries generated in block order: no comparison sort.
+        let for_each_entry = |f: &mut dyn FnMut(u32, u32, u32, u32)| {
             for id in 0..n {
                 let toks = &blocks[toks_of(id)];
                 let n_t = toks.len();
                 let ascii = term_kind[id] == KIND_ASCII;
-                let sig = toks.iter().fold(0u32, |acc, &b| acc | 1 << sig_bit(b));
-                let block = u64::from(term_block[id]);
+                let sig = if ascii { toks.iter().fold(0u32, |acc, &b| acc | 1 << sig_bit(b)) } else { 0 };
+                let block = term_block[id];
                 for r in 0..n_t {
                     let b = toks[r];
                     if (r > 0 && toks[r - 1] == b) || !posted(id, r, n_t) {
                         continue;
                     }
-                    let (r64, n64) = (r as u64, n_t as u64);
+                    let (r, n_t) = (r as u32, n_t as u32);
                     if ascii {
-                        f(b, (n64 << 40) | (r64 << 32) | block, r as u32 | sig << 8);
+                        f(b, n_t << 8 | r, block, r | sig << 8);
                     } else {
                         // The rarest other bigram of the term (or this one if there is none).
                         let other = toks.iter().copied().find(|&t| t != b).unwrap_or(b);
-                        let meta = r as u32 | (n_t as u32) << 8 | other_hash(other) << 16;
-                        f(b, (r64 << 40) | ((255 - n64) << 32) | block, meta);
+                        f(b, r << 8 | (255 - n_t), block, r | n_t << 8 | other_hash(other) << 16);
                     }
                 }
             }
         };
         let mut list_off = vec![0u32; nbig + 1];
-        for_each_entry(&mut |b, _, _| list_off[b as usize + 1] += 1);
+        let mut field_off = vec![0u32; (1 << 16) + 1];
+        for_each_entry(&mut |b, field, _, _| {
+            list_off[b as usize + 1] += 1;
+            field_off[field as usize + 1] += 1;
+        });
         for b in 0..nbig {
             list_off[b + 1] += list_off[b];
         }
+        for f in 0..1 << 16 {
+            field_off[f + 1] += field_off[f];
+        }
         let total = list_off[nbig] as usize;
-        let mut packed = vec![(0u64, 0u32); total];
-        let mut fill = list_off.clone();
-        for_each_entry(&mut |b, key, meta| {
-            let at = &mut fill[b as usize];
-            packed[*at as usize] = (key, meta);
+        let mut by_field = vec![[0u32; 4]; total];
+        for_each_entry(&mut |b, field, block, meta| {
+            let at = &mut field_off[field as usize];
+            by_field[*at as usize] = [b, field, block, meta];
             *at += 1;
         });
-        drop(fill);
+        drop(field_off);
+        let mut post_block = vec![0u32; total];
+        let mut post_meta = vec![0u32; total];
+        let mut post_field = vec![0u16; total];
+        let mut fill = list_off.clone();
+        for &[b, field, block, meta] in &by_field {
+            let at = &mut fill[b as usize];
+            post_block[*at as usize] = block;
+            post_meta[*at as usize] = meta;
+            post_field[*at as usize] = field as u16;
+            *at += 1;
+        }
+        drop((fill, by_field));
 
         let mut first_group = Vec::with_capacity(nbig + 1);
         let mut max_len = vec![0u32; nbig];
         let mut groups = Vec::new();
-        let mut post_block = Vec::with_capacity(total);
-        let mut post_meta = Vec::with_capacity(total);
         for b in 0..nbig {
             first_group.push((groups.len() / 2) as u32);
-            let list = &mut packed[list_off[b] as usize..list_off[b + 1] as usize];
-            list.sort_unstable();
             let ascii = tmp_keys[order[b] as usize] & ASCII_KIND != 0;
-            let mut prev = u64::MAX;
-            for &(e, meta) in list.iter() {
-                // A group's second field comes from its first entry: the lowest rank of an
+            let mut prev = u32::MAX;
+            for e in list_off[b] as usize..list_off[b + 1] as usize {
+                let field = u32::from(post_field[e]);
+                let (hi, lo) = (field >> 8, field & 0xFF);
+                // A group's second word comes from its first entry: the lowest rank of an
                 // ASCII length group, the largest nT of a window rank group.
-                if e >> 40 != prev {
-                    prev = e >> 40;
-                    let field = (e >> 32) & 0xFF;
-                    let second = if ascii { field } else { 255 - field };
-                    groups.push(post_block.len() as u32);
-                    groups.push((prev | second << 8) as u32);
+                if hi != prev {
+                    prev = hi;
+                    let second = if ascii { lo } else { 255 - lo };
+                    groups.push(e as u32);
+                    groups.push(hi | second << 8);
                 }
-                post_block.push(e as u32);
-                post_meta.push(meta);
-                let n_t = if ascii { e >> 40 } else { 255 - ((e >> 32) & 0xFF) };
-                max_len[b] = max_len[b].max(n_t as u32);
+                let n_t = if ascii { hi } else { 255 - lo };
+                max_len[b] = max_len[b].max(n_t);
             }
         }
         first_group.push((groups.len() / 2) as u32);
-        groups.push(post_block.len() as u32);
+        groups.push(total as u32);
         groups.push(0);
-        drop(packed);
+        drop(post_field);
 
         // Slot table: at least one empty slot always, so a miss ends its probe.
         let nslots = (nbig * 10 / 7 + 1).next_power_of_two().max(2);
@@ -467,32 +501,48 @@ struct Group {
 /// Growable open-addressing map from u64 keys (never `u64::MAX`) to u32, reused across calls.
 #[derive(Default)]
 struct KeyMap {
-    keys: Vec<u64>,
-    vals: Vec<u32>,
+    /// Key and value side by side: one cache line per probe.
+    slots: Vec<(u64, u32)>,
     len: usize,
 }
 
 impl KeyMap {
     const EMPTY: u64 = u64::MAX;
 
+    /// Empty table sized for `expected` keys (up to a cap: larger inputs grow it).
     fn reset(&mut self, expected: usize) {
-        let size = (expected.saturating_mul(2)).clamp(16, 1 << 16).next_power_of_two();
-        self.keys.clear();
-        self.keys.resize(size, Self::EMPTY);
-        self.vals.clear();
-        self.vals.resize(size, 0);
+        self.reserve(expected.min(1 << 15));
+    }
+
+    /// Empty table sized for `expected` keys.
+    fn reserve(&mut self, expected: usize) {
+        let size = (expected.saturating_mul(2)).max(16).next_power_of_two();
+        self.slots.clear();
+        self.slots.resize(size, (Self::EMPTY, 0));
         self.len = 0;
+    }
+
+    /// Reads the home slots of `keys`, so that their cache misses overlap.
+    fn touch(&self, keys: &[u64]) {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut sink = 0u64;
+        for &k in keys {
+            if let Some(s) = self.slots.get(slot_hash(k) & mask) {
+                sink ^= s.0;
+            }
+        }
+        std::hint::black_box(sink);
     }
 
     #[inline]
     fn get(&self, key: u64) -> Option<u32> {
-        let mask = self.keys.len().wrapping_sub(1);
+        let mask = self.slots.len().wrapping_sub(1);
         let mut i = slot_hash(key) & mask;
         // The table is never full (load ≤ 1/2), so an empty slot ends every probe.
         loop {
-            let k = *self.keys.get(i)?;
+            let (k, v) = *self.slots.get(i)?;
             if k == key {
-                return Some(self.vals[i]);
+                return Some(v);
             }
             if k == Self::EMPTY {
                 return None;
@@ -502,21 +552,20 @@ impl KeyMap {
     }
 
     /// Value of `key`, inserting `val` if absent; returns (value, inserted).
-    #[inline]
+    #[inline(always)]
     fn get_or_insert(&mut self, key: u64, val: u32) -> (u32, bool) {
-        if (self.len + 1) * 2 > self.keys.len() {
+        if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut i = slot_hash(key) & mask;
         loop {
-            let k = self.keys[i];
+            let (k, v) = self.slots[i];
             if k == key {
-                return (self.vals[i], false);
+                return (v, false);
             }
             if k == Self::EMPTY {
-                self.keys[i] = key;
-                self.vals[i] = val;
+                self.slots[i] = (key, val);
                 self.len += 1;
                 return (val, true);
             }
@@ -525,20 +574,17 @@ impl KeyMap {
     }
 
     fn grow(&mut self) {
-        let old_keys = std::mem::take(&mut self.keys);
-        let old_vals = std::mem::take(&mut self.vals);
-        let size = (old_keys.len() * 2).max(16);
-        self.keys = vec![Self::EMPTY; size];
-        self.vals = vec![0; size];
+        let old = std::mem::take(&mut self.slots);
+        let size = (old.len() * 2).max(16);
+        self.slots = vec![(Self::EMPTY, 0); size];
         let mask = size - 1;
-        for (k, v) in old_keys.into_iter().zip(old_vals) {
+        for (k, v) in old {
             if k != Self::EMPTY {
                 let mut i = slot_hash(k) & mask;
-                while self.keys[i] != Self::EMPTY {
+                while self.slots[i].0 != Self::EMPTY {
                     i = (i + 1) & mask;
                 }
-                self.keys[i] = k;
-                self.vals[i] = v;
+                self.slots[i] = (k, v);
             }
         }
     }
