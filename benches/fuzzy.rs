@@ -219,6 +219,20 @@ fn benches(c: &mut Criterion) {
             if n == 100_000 {
                 let reps: usize = std::env::var("FUZZY_BENCH_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
                 for _ in 0..reps {
+                    if let Some(len) = mode.strip_prefix("big") {
+                        let len: usize = len.parse().unwrap();
+                        let big = mix.prompt(&mut rng, &terms, len);
+                        let t0 = std::time::Instant::now();
+                        let hits = if len <= 2_000_000 { exact_hits(&terms, &big) } else { Vec::new() };
+                        eprintln!("hits {} in {:?}", hits.len(), t0.elapsed());
+                        let t0 = std::time::Instant::now();
+                        let found = ix.candidates(terms.as_slice(), &big, 0.2, &hits);
+                        eprintln!("{len} chars: {:?}, {:?}", t0.elapsed(), found.iter().map(|c| c.score).collect::<Vec<_>>());
+                        let t0 = std::time::Instant::now();
+                        let found = ix.candidates(terms.as_slice(), &big, 0.2, &[]);
+                        eprintln!("{len} chars, no hits: {:?}, {:?}", t0.elapsed(), found.iter().map(|c| c.score).collect::<Vec<_>>());
+                        continue;
+                    }
                     if mode == "build" {
                         black_box(FuzzyIndex::build(black_box(terms.as_slice())));
                     } else {

@@ -710,7 +710,11 @@ struct Scratch {
     hits: Vec<u64>,
     run_need: Vec<u32>,
     run_local: Vec<u32>,
+    run_rank: Vec<u32>,
     run_have: Vec<u32>,
+    /// Anchor positions and the merged position spans around them.
+    anchors: Vec<u32>,
+    spans: Vec<(u32, u32)>,
 }
 
 const SCORED: u32 = u32::MAX;
@@ -910,7 +914,7 @@ impl ArchivedFuzzyIndex {
             }
             let score = match self.term_kind.get(id as usize) {
                 Some(&KIND_ASCII) => q.ascii_score_all_words(s, toks),
-                Some(&KIND_WINDOW) => q.window_score(s, toks, 0),
+                Some(&KIND_WINDOW) => q.window_score(s, toks, 0, f64::NEG_INFINITY),
                 _ => 0.0,
             };
             q.top.offer(id, score);
@@ -1310,15 +1314,13 @@ impl Query<'_> {
                 continue;
             }
             // The bar may have risen since the candidate was queued: use the current one.
-            let Some(need) = bar_factor(tau_phase.max(self.top.bar()))
-                .and_then(|k| self.window_alpha(k, n_t))
-            else {
+            let tau = tau_phase.max(self.top.bar());
+            let Some(need) = bar_factor(tau).and_then(|k| self.window_alpha(k, n_t)) else {
                 continue;
             };
-            let score = self.window_score(s, toks, need);
+            let score = self.window_score(s, toks, need, tau);
             if score < 0.0 {
-                // Pruned by the count bound (left marked with this phase): a lower bar may
-                // still admit it.
+                // Below this bar (left marked with this phase): a lower bar may admit it.
                 continue;
             }
             s.done.set(block, SCORED);
@@ -1342,17 +1344,20 @@ impl Query<'_> {
         }
     }
 
-    /// Exact score of a window term with sorted tokens `toks`, or −1 when its overlap with
-    /// the whole message is below `need` (it cannot reach the bar `need` was derived from).
-    fn window_score(&self, s: &mut Scratch, toks: &[U32], need: usize) -> f64 {
+    /// Exact score of a window term with sorted tokens `toks` when it is at least `tau`, or
+    /// −1 when the term cannot reach `tau`, from which `need` (its least overlap) was derived.
+    /// Below `tau` the returned score is exact only when `need` ≤ 1.
+    fn window_score(&self, s: &mut Scratch, toks: &[U32], need: usize, tau: f64) -> f64 {
         let n_t = toks.len();
         if n_t == 0 || self.m_len < 2 {
             return 0.0;
         }
-        // Runs of equal tokens present in the message: count in the term, local bigram id.
-        // Their overlap with the whole message bounds every window's.
+        // Runs of equal tokens present in the message: count in the term, local bigram id,
+        // rank of the run's first token. Their overlap with the whole message bounds every
+        // window's.
         s.run_need.clear();
         s.run_local.clear();
+        s.run_rank.clear();
         let mut ub = 0usize;
         let mut i = 0;
         while i < n_t {
@@ -1361,13 +1366,14 @@ impl Query<'_> {
             while j < n_t && toks[j].to_native() == b {
                 j += 1;
             }
-            let c_t = j - i;
+            let (c_t, rank) = (j - i, i);
             i = j;
             let Some(l) = s.id_map.get(u64::from(b)) else { continue };
             let count = s.pos_off[l as usize + 1] - s.pos_off[l as usize];
             ub += c_t.min(count as usize);
             s.run_need.push(c_t as u32);
             s.run_local.push(l);
+            s.run_rank.push(rank as u32);
         }
         if ub < need {
             return -1.0;
@@ -1380,10 +1386,50 @@ impl Query<'_> {
         if ub == 0 {
             return 0.0;
         }
+        // A window with at least `need` common bigrams holds the first of them, whose rank in
+        // the term is ≤ nT − need (the prefix argument again). Only windows around positions
+        // of those "anchor" bigrams can reach the bar, so in a long message only hits near
+        // anchors are gathered: other windows lose hits, which only lowers their overlap.
+        let anchor_rank = n_t.saturating_sub(need.max(1));
+        let restricted = s.run_rank.iter().any(|&r| r as usize > anchor_rank);
         s.hits.clear();
-        for (run, &l) in s.run_local.iter().enumerate() {
-            let (p0, p1) = (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
-            s.hits.extend(s.pos_list[p0..p1].iter().map(|&p| (u64::from(p) << 32) | run as u64));
+        if restricted {
+            s.anchors.clear();
+            for (r, &l) in s.run_local.iter().enumerate() {
+                if s.run_rank[r] as usize <= anchor_rank {
+                    let (p0, p1) = (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
+                    s.anchors.extend_from_slice(&s.pos_list[p0..p1]);
+                }
+            }
+            s.anchors.sort_unstable();
+            // Merge [a − D, a + D] around anchors: a window of ≤ nT + 3 chars holding bigram
+            // position a covers positions within a ± (nT + 1).
+            let reach = n_t as u32 + 1;
+            s.spans.clear();
+            for &a in &s.anchors {
+                let (lo, hi) = (a.saturating_sub(reach), a.saturating_add(reach));
+                match s.spans.last_mut() {
+                    Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                    _ => s.spans.push((lo, hi)),
+                }
+            }
+            for (run, &l) in s.run_local.iter().enumerate() {
+                let (p0, p1) = (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
+                let pos = &s.pos_list[p0..p1];
+                let mut from = 0;
+                for &(lo, hi) in &s.spans {
+                    from += pos[from..].partition_point(|&p| p < lo);
+                    while from < pos.len() && pos[from] <= hi {
+                        s.hits.push((u64::from(pos[from]) << 32) | run as u64);
+                        from += 1;
+                    }
+                }
+            }
+        } else {
+            for (run, &l) in s.run_local.iter().enumerate() {
+                let (p0, p1) = (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
+                s.hits.extend(s.pos_list[p0..p1].iter().map(|&p| (u64::from(p) << 32) | run as u64));
+            }
         }
         s.hits.sort_unstable();
         s.run_have.clear();
@@ -1395,6 +1441,10 @@ impl Query<'_> {
             if score > best {
                 best = score;
             }
+        }
+        if restricted && !(best >= tau) {
+            // Exact only for windows around anchors, i.e. whenever it reaches the bar.
+            return -1.0;
         }
         best
     }
@@ -1793,7 +1843,10 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+        // PROPTEST_CASES overrides the default count (e.g. for a long soak run).
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(400)
+        ))]
         #[test]
         fn index_equals_reference(
             terms in prop::collection::vec(term(), 0..40),
@@ -1807,6 +1860,34 @@ mod tests {
             for threshold in [0.0, 0.1, 0.2, 0.35, 0.5, 1.0] {
                 let got = ix.candidates(g.as_slice(), &msg, threshold, &hits);
                 let want = reference::candidates(g.as_slice(), &msg, threshold, &hits);
+                let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
+                prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(64)
+        ))]
+        /// Long messages over a tiny alphabet: many hits per bigram, so window scoring runs
+        /// its anchored path (hits gathered only around rare bigrams) at every bar.
+        #[test]
+        fn long_repetitive_messages_equal_reference(
+            terms in prop::collection::vec(
+                prop::collection::vec(prop::sample::select(&CJK[..4]), 1..=7)
+                    .prop_map(|v| v.into_iter().collect::<String>()),
+                1..30,
+            ),
+            msg in prop::collection::vec(prop::sample::select(&CJK[..5]), 20..300)
+                .prop_map(|v| v.into_iter().collect::<String>()),
+        ) {
+            let g: Vec<(String, String)> = terms.iter().map(|t| (t.clone(), String::new())).collect();
+            let bytes = archive(&g);
+            let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+            for threshold in [0.0, 0.2, 0.35, 0.5, 0.8, 1.0] {
+                let got = ix.candidates(g.as_slice(), &msg, threshold, &[]);
+                let want = reference::candidates(g.as_slice(), &msg, threshold, &[]);
                 let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
                 prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
             }
