@@ -68,6 +68,7 @@
 
 use super::TermSource;
 use std::cell::RefCell;
+use std::ops::Range;
 
 /// A term proposed by the prefilter, with its score.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,6 +104,20 @@ const SLACK: f64 = 1e-6;
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
 }
+
+/// Dense code of a word byte, case folded: 26 letters, 10 digits, `_`, `.`, `-`.
+#[inline]
+fn word_code(b: u8) -> usize {
+    match b.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => usize::from(c - b'a'),
+        c @ b'0'..=b'9' => 26 + usize::from(c - b'0'),
+        b'_' => 36,
+        b'.' => 37,
+        _ => 38,
+    }
+}
+
+const WORD_CODES: usize = 39;
 
 #[inline]
 fn is_word_char(c: char) -> bool {
@@ -688,9 +703,10 @@ struct Scratch {
     id_map: KeyMap,
     /// Bitmap over [`other_hash`] of the known bigrams.
     present: Vec<u64>,
-    /// Lowercased ASCII bigram → index bigram cache, valid when the tag is `ascii_gen`.
-    ascii_tag: Vec<u32>,
-    ascii_big: Vec<Big>,
+    /// Word bigram (pair of [`word_code`]s) → `ascii_gen << 32 | i + 1` where `ascii_found[i]`
+    /// is its index bigram (`i + 1 = 0`: unknown). Entries of older generations are stale.
+    ascii_cache: Vec<u64>,
+    ascii_found: Vec<Big>,
     ascii_gen: u32,
     /// Distinct words: hash → word index, then per word its known tokens sorted by id (and
     /// the ids alone, for merging), `nW` and the count of unknown tokens.
@@ -702,8 +718,10 @@ struct Scratch {
     word_meta: Vec<(u32, u32)>,
     /// Blocks scored for the current word (ASCII terms).
     seen: TagMap,
-    /// Candidates to score: block and nT.
+    /// Candidates to score: block and nT (ASCII: nT | word << 8).
     cand: Vec<(u32, u32)>,
+    /// ASCII phase: admissible groups as (word, group, α).
+    agroups: Vec<(u32, u32, u32)>,
     /// Window terms by block: `SCORED`, or the phase in which the count bound pruned them.
     done: TagMap,
     /// Window scoring: hits as `pos << 32 | token-run index`, per-run counts.
@@ -1062,15 +1080,16 @@ impl Query<'_> {
         s.word_ids.clear();
         s.word_meta.clear();
         s.word_map.reset((bytes.len() / 6).min(1 << 14));
-        if s.ascii_tag.len() < 128 * 128 {
-            s.ascii_tag = vec![0; 128 * 128];
-            s.ascii_big = vec![NO_BIG; 128 * 128];
+        if s.ascii_cache.len() < WORD_CODES * WORD_CODES {
+            s.ascii_cache = vec![0; WORD_CODES * WORD_CODES];
         }
         if s.ascii_gen == u32::MAX {
-            s.ascii_tag.iter_mut().for_each(|t| *t = 0);
+            s.ascii_cache.iter_mut().for_each(|t| *t = 0);
             s.ascii_gen = 0;
         }
         s.ascii_gen += 1;
+        s.ascii_found.clear();
+        let generation = u64::from(s.ascii_gen) << 32;
         let mut i = 0;
         while i < bytes.len() {
             if !is_word_byte(bytes[i]) {
@@ -1104,17 +1123,21 @@ impl Query<'_> {
             let first = s.word_big.len();
             let mut unknown = 0u32;
             for p in w.windows(2) {
-                let (x, y) = (p[0].to_ascii_lowercase(), p[1].to_ascii_lowercase());
-                let c = usize::from(x) * 128 + usize::from(y);
-                if s.ascii_tag[c] != s.ascii_gen {
-                    s.ascii_tag[c] = s.ascii_gen;
-                    s.ascii_big[c] = self.ix.lookup(ascii_key(x, y)).unwrap_or(NO_BIG);
+                let c = word_code(p[0]) * WORD_CODES + word_code(p[1]);
+                let mut entry = s.ascii_cache[c];
+                if entry & !0xFFFF_FFFF != generation {
+                    entry = match self.ix.lookup(ascii_key(p[0], p[1])) {
+                        Some(big) => {
+                            s.ascii_found.push(big);
+                            generation | s.ascii_found.len() as u64
+                        }
+                        None => generation,
+                    };
+                    s.ascii_cache[c] = entry;
                 }
-                let big = s.ascii_big[c];
-                if big.id == u32::MAX {
-                    unknown += 1;
-                } else {
-                    s.word_big.push(big);
+                match (entry & 0xFFFF_FFFF) as usize {
+                    0 => unknown += 1,
+                    i => s.word_big.push(s.ascii_found[i - 1]),
                 }
             }
             if s.word_big.len() - first < 2 {
@@ -1131,30 +1154,41 @@ impl Query<'_> {
     }
 
     /// One phase over the ASCII terms: every term scoring ≥ `tau` against some word is offered.
+    ///
+    /// Words go in small batches, each in stages (admissible groups, candidate entries,
+    /// scoring) that first touch the memory the next stage reads, so that the cache misses of
+    /// a large index overlap instead of queueing one behind the other. The bar is refreshed
+    /// between batches: the higher it is, the shorter the prefixes.
     fn ascii_phase(&mut self, s: &mut Scratch, tau_phase: f64) {
+        const BATCH: usize = 4;
+        let mut first = 0;
+        while first < s.word_meta.len() {
+            let end = (first + BATCH).min(s.word_meta.len());
+            if !self.ascii_batch(s, tau_phase, first..end) {
+                return;
+            }
+            first = end;
+        }
+    }
+
+    /// [`Self::ascii_phase`] over the words `words`; false when nothing can reach the bar.
+    fn ascii_batch(&mut self, s: &mut Scratch, tau_phase: f64, words: Range<usize>) -> bool {
         let ix = self.ix;
         let metas = ix.post_meta.as_slice();
         let blocks = ix.post_block.as_slice();
-        for w in 0..s.word_meta.len() {
+        let Some(k) = bar_factor(tau_phase.max(self.top.bar())) else { return false };
+
+        // Admissible groups: (word, group, α).
+        let (b0, b1) = (s.word_off[words.start] as usize, s.word_off[words.end] as usize);
+        touch_groups(ix, s.word_big[b0..b1].iter().map(|b| b.g0));
+        s.agroups.clear();
+        for w in words {
             let (n_w, unknown) = s.word_meta[w];
             let (n_w, unknown) = (n_w as usize, unknown as usize);
             if n_w < 2 {
                 continue;
             }
-            s.seen.clear();
-            s.cand.clear();
             let (w0, w1) = (s.word_off[w] as usize, s.word_off[w + 1] as usize);
-            // Signature weights: how many of the word's tokens fall on each signature bit. A
-            // term's overlap with the word is at most the weight of the bits it has.
-            let mut weight = [0u8; 24];
-            let mut word_sig = 0u32;
-            for b in &s.word_ids[w0..w1] {
-                let bit = sig_bit(*b);
-                weight[bit as usize] = weight[bit as usize].saturating_add(1);
-                word_sig |= 1 << bit;
-            }
-            let simple = weight.iter().all(|&x| x <= 1);
-            let Some(k) = bar_factor(tau_phase.max(self.top.bar())) else { return };
             let mut i = w0;
             while i < w1 {
                 let big = s.word_big[i];
@@ -1182,46 +1216,79 @@ impl Query<'_> {
                         }
                         continue;
                     };
-                    let limit = n_t - alpha;
-                    if grp.b > limit {
-                        continue;
+                    if grp.b <= n_t - alpha {
+                        s.agroups.push((w as u32, g as u32, alpha as u32));
                     }
-                    for e in grp.e0..grp.e1 {
-                        let meta = metas[e].to_native();
-                        if (meta & 0xFF) as usize > limit {
-                            break;
-                        }
-                        let common = word_sig & (meta >> 8);
-                        let bound = if simple {
-                            common.count_ones() as usize
-                        } else {
-                            (0..24).filter(|&j| common >> j & 1 == 1).map(|j| weight[j] as usize).sum()
-                        };
-                        if bound < alpha {
-                            continue;
-                        }
-                        let block = blocks[e].to_native();
-                        if s.seen.set(block, 0) {
-                            s.cand.push((block, n_t as u32));
-                        }
-                    }
-                }
-            }
-            // Score the candidates; touching their blocks first lets the cache misses overlap.
-            touch_blocks(ix, &s.cand);
-            for c in 0..s.cand.len() {
-                let (block, n_t) = s.cand[c];
-                let n_t = n_t as usize;
-                let Some((t, toks)) = ix.block(block as usize, n_t) else { continue };
-                if self.is_hit(t) {
-                    continue;
-                }
-                let m = overlap(toks, &s.word_ids[w0..w1]);
-                if m >= 2 {
-                    self.top.offer(t, ratio(m, n_t + n_w - m));
                 }
             }
         }
+
+        // Candidate entries: rank within the group's prefix and signature bound ≥ α.
+        s.cand.clear();
+        let mut current = u32::MAX;
+        // Per weight level k, the signature bits on which ≥ k of the word's tokens fall: a
+        // term's overlap with the word is at most Σ_k |term bits ∩ level k|.
+        let mut levels = [0u32; 24];
+        let mut n_levels = 0;
+        // False when some bit has more than 24 tokens: then no bound is taken.
+        let mut bounded = true;
+        for ai in 0..s.agroups.len() {
+            let (w, g, alpha) = s.agroups[ai];
+            let alpha = alpha as usize;
+            if w != current {
+                current = w;
+                s.seen.clear();
+                let (w0, w1) = (s.word_off[w as usize] as usize, s.word_off[w as usize + 1] as usize);
+                levels = [0u32; 24];
+                n_levels = 0;
+                bounded = true;
+                for b in &s.word_ids[w0..w1] {
+                    // Raise the bit's weight by one: set it in the first level lacking it.
+                    let bit = 1u32 << sig_bit(*b);
+                    match levels.iter_mut().find(|l| **l & bit == 0) {
+                        Some(level) => *level |= bit,
+                        None => bounded = false,
+                    }
+                }
+                while n_levels < levels.len() && levels[n_levels] != 0 {
+                    n_levels += 1;
+                }
+            }
+            let Some(grp) = ix.group(g as usize) else { continue };
+            let limit = grp.a - alpha;
+            for e in grp.e0..grp.e1 {
+                let meta = metas[e].to_native();
+                if (meta & 0xFF) as usize > limit {
+                    break;
+                }
+                let sig = meta >> 8;
+                let bound: u32 = levels[..n_levels].iter().map(|l| (l & sig).count_ones()).sum();
+                if bounded && (bound as usize) < alpha {
+                    continue;
+                }
+                let block = blocks[e].to_native();
+                if s.seen.set(block, 0) {
+                    s.cand.push((block, grp.a as u32 | w << 8));
+                }
+            }
+        }
+
+        // Scoring: the overlap is a merge of the term's and the word's sorted tokens.
+        touch_blocks(ix, &s.cand);
+        for c in 0..s.cand.len() {
+            let (block, meta) = s.cand[c];
+            let (n_t, w) = ((meta & 0xFF) as usize, (meta >> 8) as usize);
+            let Some((t, toks)) = ix.block(block as usize, n_t) else { continue };
+            if self.is_hit(t) {
+                continue;
+            }
+            let n_w = s.word_meta[w].0 as usize;
+            let m = overlap(toks, &s.word_ids[s.word_off[w] as usize..s.word_off[w + 1] as usize]);
+            if m >= 2 {
+                self.top.offer(t, ratio(m, n_t + n_w - m));
+            }
+        }
+        true
     }
 
     /// Exact score of an (unposted) ASCII term: best over all words.
@@ -1748,6 +1815,11 @@ mod tests {
     fn repeated_bigrams_are_multisets() {
         both(&["哈哈哈哈", "哈哈", "aaaa", "aaab"], "哈哈哈哈哈哈哈哈 aaaaaaa aab", 0.1, &[]);
         both(&["abab", "ababab"], "xx abababab yy ab", 0.1, &[]);
+        // A word with more than 24 equal bigrams overflows the signature weights: no bound.
+        let a29 = "a".repeat(29);
+        let a30 = "a".repeat(30);
+        let got = both(&[a29.as_str(), "aaa"], &format!("x {a30} y"), 0.9, &[]);
+        assert_eq!(ids(&got), vec![0]);
     }
 
     #[test]
