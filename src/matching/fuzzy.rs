@@ -165,7 +165,7 @@ fn ratio(min_sum: usize, max_sum: usize) -> f64 {
 /// libm call: the target may lack a rounding instruction.
 #[inline]
 fn ceil_usize(x: f64) -> usize {
-    if !(x > 0.0) {
+    if x.is_nan() || x <= 0.0 {
         return 0;
     }
     let t = x as usize;
@@ -280,7 +280,7 @@ impl FuzzyIndex {
         let mut ascii_tmp = vec![u32::MAX; 1 << 14];
         let ascii_index = |key: u64| -> Option<usize> {
             let (a, b) = ((key >> 21) & 0x1F_FFFF, key & 0x1F_FFFF);
-            (key & ASCII_KIND != 0 && a < 128 && b < 128).then(|| (a << 7 | b) as usize)
+            (key & ASCII_KIND != 0 && a < 128 && b < 128).then_some((a << 7 | b) as usize)
         };
         let mut tmp_keys: Vec<u64> = Vec::new();
         let mut df: Vec<u32> = Vec::new();
@@ -354,7 +354,8 @@ impl FuzzyIndex {
                 let toks = &blocks[toks_of(id)];
                 let n_t = toks.len();
                 let ascii = term_kind[id] == KIND_ASCII;
-                let sig = if ascii { toks.iter().fold(0u32, |acc, &b| acc | 1 << sig_bit(b)) } else { 0 };
+                let sig =
+                    if ascii { toks.iter().fold(0u32, |acc, &b| acc | 1 << sig_bit(b)) } else { 0 };
                 let block = term_block[id];
                 for r in 0..n_t {
                     let b = toks[r];
@@ -412,8 +413,9 @@ impl FuzzyIndex {
             first_group.push((groups.len() / 2) as u32);
             let ascii = tmp_keys[order[b] as usize] & ASCII_KIND != 0;
             let mut prev = u32::MAX;
-            for e in list_off[b] as usize..list_off[b + 1] as usize {
-                let field = u32::from(post_field[e]);
+            let (e0, e1) = (list_off[b] as usize, list_off[b + 1] as usize);
+            for (e, &field) in (e0..e1).zip(&post_field[e0..e1]) {
+                let field = u32::from(field);
                 let (hi, lo) = (field >> 8, field & 0xFF);
                 // A group's second word comes from its first entry: the lowest rank of an
                 // ASCII length group, the largest nT of a window rank group.
@@ -879,7 +881,7 @@ impl ArchivedFuzzyIndex {
     /// The `n_t` sorted tokens of the block at `block`, and the term id it holds.
     #[inline]
     fn block(&self, block: usize, n_t: usize) -> Option<(u32, &[U32])> {
-        let b = self.blocks.get(block..block + 1 + n_t)?;
+        let b = self.blocks.get(block..block.saturating_add(1 + n_t))?;
         Some((b[0].to_native(), &b[1..]))
     }
 
@@ -938,8 +940,7 @@ impl ArchivedFuzzyIndex {
             q.top.offer(id, score);
         }
 
-        for tau in PHASES.into_iter().filter(|&p| p > threshold).chain(std::iter::once(threshold))
-        {
+        for tau in PHASES.into_iter().filter(|&p| p > threshold).chain(std::iter::once(threshold)) {
             q.phase += 1;
             q.ascii_phase(s, tau);
             q.window_phase(s, tau);
@@ -1035,7 +1036,9 @@ impl Query<'_> {
         s.local_big.clear();
         s.local_big.extend(s.local_key.iter().map(|&key| self.ix.lookup(key).unwrap_or(NO_BIG)));
         s.known.clear();
-        s.known.extend((0..s.local_big.len() as u32).filter(|&l| s.local_big[l as usize].id != u32::MAX));
+        s.known.extend(
+            (0..s.local_big.len() as u32).filter(|&l| s.local_big[l as usize].id != u32::MAX),
+        );
         s.id_map.reset(s.known.len());
         s.present.clear();
         s.present.resize(1 << 10, 0);
@@ -1207,8 +1210,7 @@ impl Query<'_> {
                 for g in big.g0 as usize..big.g1 as usize {
                     let Some(grp) = ix.group(g) else { break };
                     let n_t = grp.a;
-                    let Some(alpha) = min_overlap(k, n_t + n_w, 2, n_t.min(n_w).min(avail))
-                    else {
+                    let Some(alpha) = min_overlap(k, n_t + n_w, 2, n_t.min(n_w).min(avail)) else {
                         // α grows with nT: past nW (or the word's remaining tokens) it only
                         // gets worse; below, longer groups may still fit.
                         if n_t >= n_w || ceil_usize(k * (n_t + n_w) as f64 - SLACK) > avail {
@@ -1238,7 +1240,8 @@ impl Query<'_> {
             if w != current {
                 current = w;
                 s.seen.clear();
-                let (w0, w1) = (s.word_off[w as usize] as usize, s.word_off[w as usize + 1] as usize);
+                let (w0, w1) =
+                    (s.word_off[w as usize] as usize, s.word_off[w as usize + 1] as usize);
                 levels = [0u32; 24];
                 n_levels = 0;
                 bounded = true;
@@ -1464,7 +1467,8 @@ impl Query<'_> {
             s.anchors.clear();
             for (r, &l) in s.run_local.iter().enumerate() {
                 if s.run_rank[r] as usize <= anchor_rank {
-                    let (p0, p1) = (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
+                    let (p0, p1) =
+                        (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
                     s.anchors.extend_from_slice(&s.pos_list[p0..p1]);
                 }
             }
@@ -1495,7 +1499,8 @@ impl Query<'_> {
         } else {
             for (run, &l) in s.run_local.iter().enumerate() {
                 let (p0, p1) = (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
-                s.hits.extend(s.pos_list[p0..p1].iter().map(|&p| (u64::from(p) << 32) | run as u64));
+                s.hits
+                    .extend(s.pos_list[p0..p1].iter().map(|&p| (u64::from(p) << 32) | run as u64));
             }
         }
         s.hits.sort_unstable();
@@ -1509,7 +1514,7 @@ impl Query<'_> {
                 best = score;
             }
         }
-        if restricted && !(best >= tau) {
+        if restricted && best.partial_cmp(&tau) == Some(std::cmp::Ordering::Less) {
             // Exact only for windows around anchors, i.e. whenever it reaches the bar.
             return -1.0;
         }
