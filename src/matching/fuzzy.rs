@@ -326,16 +326,6 @@ impl FuzzyIndex {
         for (id, &t) in order.iter().enumerate() {
             id_of_tmp[t as usize] = id as u32;
         }
-        let mut specials = Vec::new();
-        for id in 0..n {
-            let toks = &mut blocks[toks_of(id)];
-            toks.iter_mut().for_each(|t| *t = id_of_tmp[*t as usize]);
-            toks.sort_unstable();
-            if toks.len() > MAX_POSTED && matches!(term_kind[id], KIND_ASCII | KIND_WINDOW) {
-                specials.push(id as u32);
-            }
-        }
-
         // Posting entries, one per (term, distinct bigram) whose rank can be a first common
         // token: for ASCII terms (which need 2 common tokens) not the last one.
         let posted = |id: usize, r: usize, n_t: usize| match term_kind[id] {
@@ -343,6 +333,31 @@ impl FuzzyIndex {
             KIND_WINDOW => n_t <= MAX_POSTED,
             _ => false,
         };
+        // Group field of an entry: ASCII nT << 8 | r, window r << 8 | (255 − nT) (see below).
+        let field_of = |ascii: bool, r: usize, n_t: usize| {
+            (if ascii { n_t << 8 | r } else { r << 8 | (255 - n_t) }) as u32
+        };
+        // Remap to final ids, sort each term's tokens, and count entries per list and per
+        // group field on the way.
+        let mut specials = Vec::new();
+        let mut list_off = vec![0u32; nbig + 1];
+        let mut field_off = vec![0u32; (1 << 16) + 1];
+        for id in 0..n {
+            let toks = &mut blocks[toks_of(id)];
+            toks.iter_mut().for_each(|t| *t = id_of_tmp[*t as usize]);
+            toks.sort_unstable();
+            let n_t = toks.len();
+            if n_t > MAX_POSTED && matches!(term_kind[id], KIND_ASCII | KIND_WINDOW) {
+                specials.push(id as u32);
+            }
+            let ascii = term_kind[id] == KIND_ASCII;
+            for r in 0..n_t {
+                if (r == 0 || toks[r - 1] != toks[r]) && posted(id, r, n_t) {
+                    list_off[toks[r] as usize + 1] += 1;
+                    field_off[field_of(ascii, r, n_t) as usize + 1] += 1;
+                }
+            }
+        }
         // Each entry as (bigram, group field, meta). Within a list, entries are ordered by
         // group field then block. ASCII lists: field = nT << 8 | r (groups per length, since
         // words filter on length). Window lists: field = r << 8 | (255 − nT) (groups per rank,
@@ -362,23 +377,18 @@ impl FuzzyIndex {
                     if (r > 0 && toks[r - 1] == b) || !posted(id, r, n_t) {
                         continue;
                     }
+                    let field = field_of(ascii, r, n_t);
                     let (r, n_t) = (r as u32, n_t as u32);
                     if ascii {
-                        f(b, n_t << 8 | r, block, r | sig << 8);
+                        f(b, field, block, r | sig << 8);
                     } else {
                         // The rarest other bigram of the term (or this one if there is none).
                         let other = toks.iter().copied().find(|&t| t != b).unwrap_or(b);
-                        f(b, r << 8 | (255 - n_t), block, r | n_t << 8 | other_hash(other) << 16);
+                        f(b, field, block, r | n_t << 8 | other_hash(other) << 16);
                     }
                 }
             }
         };
-        let mut list_off = vec![0u32; nbig + 1];
-        let mut field_off = vec![0u32; (1 << 16) + 1];
-        for_each_entry(&mut |b, field, _, _| {
-            list_off[b as usize + 1] += 1;
-            field_off[field as usize + 1] += 1;
-        });
         for b in 0..nbig {
             list_off[b + 1] += list_off[b];
         }
