@@ -3,7 +3,7 @@
 //! # What it computes
 //!
 //! Scores are bigram Jaccard similarities over chars (Unicode scalar values); the definition
-//! lives, written as literally as possible, in [`reference`]. In short:
+//! lives, written as literally as possible, in [`mod@reference`]. In short:
 //!
 //! * a term made only of `[A-Za-z0-9_.-]` ("ASCII term") is compared, case-insensitively, with
 //!   every maximal run of those chars in the message ("word") that shares at least 2 bigrams
@@ -17,54 +17,72 @@
 //!
 //! # Design
 //!
-//! The hook reads the index in place from a mapped file, so everything is flat integer tables.
+//! The hook is a fresh process per prompt that reads this index in place from a mapped file,
+//! so the index is flat integer tables and a query touches as little of it as it can.
 //!
-//! * **Bigram ids in rarity order.** Every distinct bigram of the glossary (ASCII terms
-//!   contribute lowercased bigrams, window terms raw ones; a kind bit keeps the two apart) gets
-//!   an id, ids ordered by how many terms contain the bigram, rarest first. A hash table
-//!   (`slots`, open addressing, key stored in the slot) maps a bigram to its id.
-//! * **Per-term tokens.** Each term's bigram ids, sorted (so rarest first), repeats kept: the
-//!   bigram multiset. Overlaps are merges of two sorted lists, no hashing.
-//! * **Posting lists with prefix ranks.** For each bigram, the terms containing it, each entry
-//!   tagged with the term's token count `nT` and the rank `r` of the bigram in the term's
-//!   sorted tokens. Entries are grouped by `nT` (a small group directory) and sorted by `r`
-//!   inside a group.
+//! ## Tables
 //!
-//! A query cannot afford to count, for every term, how many bigrams it shares with the prompt:
-//! ASCII identifiers are made of the same few hundred English bigrams as the prose of a prompt,
-//! so at 100k terms the lists of a 1,000-char prompt hold most of the index (~600k entries).
-//! Instead the search uses *prefix filtering* under a *rising bar*:
+//! * **Bigram ids in rarity order.** Every distinct bigram of the glossary (ASCII terms give
+//!   lowercased bigrams, window terms raw ones; a kind bit keeps the two apart) gets an id,
+//!   ids ordered by how many terms contain the bigram, rarest first. An open-addressing hash
+//!   table (`slots`) maps a bigram to its id and to its posting groups.
+//! * **Blocks.** Per term: its id, then its bigram ids sorted (hence rarest first), repeats
+//!   kept: the bigram multiset. Overlaps are merges of two sorted lists.
+//! * **Posting lists.** Per bigram, one entry per term containing it: the term's block and
+//!   the *rank* `r` of the bigram in the term's sorted tokens. Entries come in groups: by term
+//!   length `nT` then rank for ASCII bigrams, by rank then `nT` descending for window bigrams,
+//!   each order chosen so that a query reads a prefix of each group and stops.
 //!
-//! * To score at least `τ`, a term needs an overlap of at least `α` tokens with its best word
-//!   or window, where `α` follows from `τ`, `nT` and the word's size (the Jaccard denominator
-//!   is at least `nT + nW - m`). Of the common tokens, the rarest one then has at least `α - 1`
-//!   common tokens after it in the term's rarest-first order: its rank is `≤ nT - α`. So only
-//!   the *prefix* of each posting group (`r ≤ nT - α`) can produce a candidate; since common
-//!   bigrams sit at the end of most terms' orders, their long lists are mostly cut. The same
-//!   holds on the word side (rank in the word `≤ nW - α`), and `α ≤ min(nT, nW)` is the length
-//!   filter (skip whole groups).
-//! * Only 12 candidates are returned, so the bar is `τ = max(threshold, score of the 12th best
-//!   so far)`. The search runs in phases with falling bars (0.75, 0.5, 0.35, then the
-//!   threshold); each phase finds every term scoring at least its bar, so once 12 results are
-//!   at or above the bar of a finished phase, no later phase can change them. Prompts that
-//!   mention anything close to many terms stop after the cheap high-bar phases; the expensive
-//!   low bar only runs when few terms come close.
-//! * Survivors are scored exactly: ASCII terms by merging token lists with the word (the
-//!   overlap is the multiset intersection); window terms by a sweep over the prompt positions
-//!   of their bigrams (the best window starts at a hit, so only those starts are tried).
+//! ## Search
 //!
-//! All bounds are integer (`r`, `α`) or conservative: `α` is computed with a small slack so a
-//! rounding error can only let an extra term through to exact scoring, never drop one, and the
-//! final test is `score >= threshold` on the same `f64` expression as the reference.
+//! Counting, for every term, the bigrams it shares with the prompt is too slow: ASCII
+//! identifiers are made of the same few hundred English bigrams as a prompt's prose, so at
+//! 100k terms the lists of a 1,000-char prompt hold most of the index. Instead:
 //!
-//! Terms that never score (ASCII terms of fewer than 3 chars: they cannot share 2 bigrams with
-//! anything), one-char window terms (they score 1 only against a message equal to them; kept in
-//! a small sorted table), and terms too long for the `u8` ranks (scored directly on every
-//! query) stay out of the posting lists. With threshold ≤ 0 every term qualifies; results
-//! beyond the positive scores are filled with zero-score terms in id order.
+//! * **A rising bar.** Only 12 candidates are returned, so a term matters only if it reaches
+//!   `τ = max(threshold, 12th best score so far)`. The search runs in phases with falling
+//!   floors (0.75, 0.5, 0.35, then the threshold); a phase offers every term scoring at least
+//!   its bar, so once 12 results reach the floor of a finished phase they are final. Prompts
+//!   close to many terms stop after the cheap high-bar phase.
+//! * **Prefix filtering.** To reach `τ`, a term needs an overlap of `α` bigrams with its best
+//!   word or window, `α` following from `τ`, `nT` and the word's length (the score is at most
+//!   `m / (nT + nW − m)`, and windows have `nW ≥ nT`). The rarest common bigram then has at
+//!   least `α − 1` common bigrams after it, so its rank is `≤ nT − α`: only entries with small
+//!   ranks can find the term, and common bigrams, which sit last in most terms, have long lists
+//!   of which almost nothing is read. The same holds on the word's side; `α ≤ min(nT, nW)` is
+//!   the length filter (whole groups skipped).
+//! * **Cheap bounds before reading a block.** ASCII entries carry a 24-bit signature of their
+//!   term's bigrams, which bounds the overlap with a word without touching the term. Window
+//!   entries carry a hash of the term's rarest other bigram: when every bigram is needed
+//!   (`α = nT`) and that one is absent from the prompt, the term is out.
+//! * **Exact scoring of survivors.** ASCII: merge with the word, `m / (nT + nW − m)`. Window:
+//!   the term's bigram count in the whole prompt bounds every window; then a sweep over the
+//!   prompt positions of its bigrams (a best window can start at a hit, so only those starts
+//!   are tried). In a long prompt only hits near "anchor" positions are gathered (positions
+//!   of the term's bigrams of rank `≤ nT − α`, which every window reaching the bar contains),
+//!   so the cost follows the rare bigrams, not the prompt's length.
+//! * Memory is touched in batches (home slots, groups, blocks) before it is used, so that the
+//!   cache misses of a large index overlap.
 //!
-//! Robustness: every table read is bounds-checked and every loop is bounded by a table or
-//! message length, so a corrupt index gives wrong answers, never a panic or a hang.
+//! ## Exactness
+//!
+//! Every filter is a bound that can only let extra terms through to exact scoring: `α` is
+//! computed as `⌈k·A − 10⁻⁶⌉` (`k = τ/(1+τ)`), one lower than the exact minimum at worst when
+//! `k·A` is within rounding of an integer; signatures and hashes only ever report "maybe
+//! present". Scores are the reference's `f64` expression, `Σmin / Σmax`, and the final test is
+//! `score >= threshold`. Ties at the 12th score are kept (pruning is by `< τ`), so id order is
+//! respected.
+//!
+//! Terms that never score (ASCII terms of fewer than 3 chars cannot share 2 bigrams with a
+//! word), one-char window terms (they score 1 only against a message equal to them; a small
+//! sorted table) and terms longer than 255 bigrams (ranks are `u8`; scored directly on every
+//! query) stay out of the posting lists. With threshold ≤ 0 every term qualifies: after the
+//! positive scores come zero-score terms in id order.
+//!
+//! Limits: glossaries of fewer than 2³² bigrams, prompts of fewer than 2³² chars.
+//!
+//! Robustness: every read of the archived tables is bounds-checked and every loop is bounded
+//! by a table or prompt length, so a corrupt index gives wrong answers, never a panic or hang.
 
 use super::TermSource;
 use std::cell::RefCell;
@@ -218,8 +236,8 @@ pub struct FuzzyIndex {
     /// Per posting entry: the term's block.
     pub post_block: Vec<u32>,
     /// Per posting entry: rank of the bigram's first occurrence in the term's sorted tokens
-    /// (bits 0–7), then for an ASCII term its bigram signature (bits 8–31, see [`sig_bit`]),
-    /// for a window term its nT (bits 8–15) and the [`other_hash`] of its rarest other bigram.
+    /// (bits 0–7), then for an ASCII term its bigram signature (bits 8–31, see `sig_bit`),
+    /// for a window term its nT (bits 8–15) and the `other_hash` of its rarest other bigram.
     pub post_meta: Vec<u32>,
     /// One-char window terms as `(char, id)` pairs, flattened, sorted.
     pub singles: Vec<u32>,
