@@ -1466,9 +1466,18 @@ impl Query<'_> {
             }
             let (c_t, rank) = (j - i, i);
             i = j;
-            let Some(l) = s.id_map.get(u64::from(b)) else { continue };
+            let Some(l) = s.id_map.get(u64::from(b)) else {
+                // Even if every later token were present, the bound would stay short.
+                if ub + (n_t - i) < need {
+                    return -1.0;
+                }
+                continue;
+            };
             let count = s.pos_off[l as usize + 1] - s.pos_off[l as usize];
             ub += c_t.min(count as usize);
+            if ub + (n_t - i) < need {
+                return -1.0;
+            }
             s.run_need.push(c_t as u32);
             s.run_local.push(l);
             s.run_rank.push(rank as u32);
