@@ -752,7 +752,8 @@ struct Scratch {
     cand: Vec<(u32, u32)>,
     /// ASCII phase: admissible groups as (word, group, α).
     agroups: Vec<(u32, u32, u32)>,
-    /// Window terms by block: `SCORED`, or the phase in which the count bound pruned them.
+    /// Window terms by block: `SCORED`, or the phase that queued them (and, if they fell
+    /// below its bar, leaves them to a later, lower one).
     done: TagMap,
     /// Window scoring: hits as `pos << 32 | token-run index`, per-run counts.
     hits: Vec<u64>,
@@ -1442,9 +1443,9 @@ impl Query<'_> {
         }
     }
 
-    /// Exact score of a window term with sorted tokens `toks` when it is at least `tau`, or
-    /// −1 when the term cannot reach `tau`, from which `need` (its least overlap) was derived.
-    /// Below `tau` the returned score is exact only when `need` ≤ 1.
+    /// Score of a window term with sorted tokens `toks`: exact, or −1 when the term cannot
+    /// reach `tau` (`need` is the least overlap derived from `tau`; 0 asks for an exact score
+    /// whatever it is).
     fn window_score(&self, s: &mut Scratch, toks: &[U32], need: usize, tau: f64) -> f64 {
         let n_t = toks.len();
         if n_t == 0 || self.m_len < 2 {
@@ -2002,6 +2003,42 @@ mod tests {
             for threshold in [0.0, 0.2, 0.35, 0.5, 0.8, 1.0] {
                 let got = ix.candidates(g.as_slice(), &msg, threshold, &[]);
                 let want = reference::candidates(g.as_slice(), &msg, threshold, &[]);
+                let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
+                prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(64)
+        ))]
+        /// Larger glossaries over tiny alphabets: many terms tie, so the cap of 12, the order
+        /// of ties and the early stop between phases are exercised.
+        #[test]
+        fn crowded_glossaries_equal_reference(
+            terms in prop::collection::vec(
+                prop_oneof![
+                    prop::collection::vec(prop::sample::select(&CJK[..3]), 1..=5)
+                        .prop_map(|v| v.into_iter().collect::<String>()),
+                    prop::collection::vec(prop::sample::select(&['a', 'b', 'B', 'c'][..]), 2..=6)
+                        .prop_map(|v| v.into_iter().collect::<String>()),
+                ],
+                40..160,
+            ),
+            msg in prop::collection::vec(
+                prop::sample::select(vec!["数", "据", "清", "ab", "abc", "Bc", " ", "cab"]),
+                0..25,
+            ).prop_map(|v| v.concat()),
+            hit_mask in any::<u64>(),
+        ) {
+            let g: Vec<(String, String)> = terms.iter().map(|t| (t.clone(), String::new())).collect();
+            let bytes = archive(&g);
+            let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+            let hits: Vec<u32> = (0..g.len() as u32).filter(|i| hit_mask >> (i % 64) & 1 == 1).collect();
+            for threshold in [0.0, 0.2, 0.35, 0.5, 0.75, 0.9] {
+                let got = ix.candidates(g.as_slice(), &msg, threshold, &hits);
+                let want = reference::candidates(g.as_slice(), &msg, threshold, &hits);
                 let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
                 prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
             }
