@@ -842,7 +842,14 @@ impl ArchivedFuzzyIndex {
             return Vec::new();
         }
         let mut top = SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut s) => self.search(&mut s, message, threshold, exact_hits),
+            Ok(mut s) => {
+                let top = self.search(&mut s, message, threshold, exact_hits);
+                // Keep a long-lived thread from holding on to a huge prompt's working memory.
+                if message.len() > 1 << 20 {
+                    *s = Scratch::default();
+                }
+                top
+            }
             Err(_) => self.search(&mut Scratch::default(), message, threshold, exact_hits),
         });
         if threshold <= 0.0 && !top.full() {
