@@ -50,7 +50,8 @@ open close create delete update insert select table column row schema migration 
 promise future callback listener emitter signal channel message notify alert remover loader saver \
 parser builder factory adapter wrapper helper util manager registry resolver";
 
-const ABBREVIATIONS: &str = "k8s p99 dau mau sdk cli gpu llm ocr ui ux db id url uuid ttl sla qps rpc \
+const ABBREVIATIONS: &str =
+    "k8s p99 dau mau sdk cli gpu llm ocr ui ux db id url uuid ttl sla qps rpc \
 grpc bg v2 v3 s3 cdn dns";
 
 const ENGLISH: &str = "the a to of and in is it that for with on this we need please can you fix \
@@ -87,7 +88,8 @@ impl Mix {
         let mut cjk_words: Vec<String> = TECH_WORDS.split_whitespace().map(String::from).collect();
         let mut seen: HashSet<String> = cjk_words.iter().cloned().collect();
         while cjk_words.len() < 3000 {
-            let w: String = [hanzi[rng.zipf(hanzi.len())], hanzi[rng.zipf(hanzi.len())]].iter().collect();
+            let w: String =
+                [hanzi[rng.zipf(hanzi.len())], hanzi[rng.zipf(hanzi.len())]].iter().collect();
             if seen.insert(w.clone()) {
                 cjk_words.push(w);
             }
@@ -159,7 +161,11 @@ impl Mix {
             match rng.below(20) {
                 0..=10 => {
                     for _ in 0..3 + rng.below(6) {
-                        let w = if rng.chance(0.6) { rng.pick(&self.english) } else { rng.pick(&self.code) };
+                        let w = if rng.chance(0.6) {
+                            rng.pick(&self.english)
+                        } else {
+                            rng.pick(&self.code)
+                        };
                         s += w;
                         s.push(' ');
                     }
@@ -176,7 +182,12 @@ impl Mix {
                     let mut t: String = t.iter().collect();
                     if rng.chance(0.5) && t.chars().count() > 3 {
                         let drop = rng.below(t.chars().count());
-                        t = t.chars().enumerate().filter(|&(i, _)| i != drop).map(|(_, c)| c).collect();
+                        t = t
+                            .chars()
+                            .enumerate()
+                            .filter(|&(i, _)| i != drop)
+                            .map(|(_, c)| c)
+                            .collect();
                     }
                     s.push(' ');
                     s += &t;
@@ -206,65 +217,28 @@ fn exact_hits(terms: &[(String, String)], prompt: &str) -> Vec<u32> {
 
 fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("fuzzy");
-    group.sample_size(30).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(30)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    let mut largest = None;
     for n in [1_000usize, 10_000, 100_000] {
         let mut rng = Rng(0x5EED_0000 + n as u64);
         let mix = Mix::new(&mut rng);
         let terms = mix.terms(&mut rng, n);
         let prompt = mix.prompt(&mut rng, &terms, 1000);
         let hits = exact_hits(&terms, &prompt);
-        let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&FuzzyIndex::build(terms.as_slice())).unwrap();
+        let bytes =
+            rkyv::to_bytes::<rkyv::rancor::Error>(&FuzzyIndex::build(terms.as_slice())).unwrap();
         let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
-        if let Ok(mode) = std::env::var("FUZZY_BENCH_LOOP") {
-            if n == 100_000 {
-                let reps: usize = std::env::var("FUZZY_BENCH_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
-                for _ in 0..reps {
-                    if let Some(len) = mode.strip_prefix("big") {
-                        let len: usize = len.parse().unwrap();
-                        let big = mix.prompt(&mut rng, &terms, len);
-                        let t0 = std::time::Instant::now();
-                        let hits = if len <= 2_000_000 { exact_hits(&terms, &big) } else { Vec::new() };
-                        eprintln!("hits {} in {:?}", hits.len(), t0.elapsed());
-                        let t0 = std::time::Instant::now();
-                        let found = ix.candidates(terms.as_slice(), &big, 0.2, &hits);
-                        eprintln!("{len} chars: {:?}, {:?}", t0.elapsed(), found.iter().map(|c| c.score).collect::<Vec<_>>());
-                        let t0 = std::time::Instant::now();
-                        let found = ix.candidates(terms.as_slice(), &big, 0.2, &[]);
-                        eprintln!("{len} chars, no hits: {:?}, {:?}", t0.elapsed(), found.iter().map(|c| c.score).collect::<Vec<_>>());
-                        continue;
-                    }
-                    if mode == "build" {
-                        black_box(FuzzyIndex::build(black_box(terms.as_slice())));
-                    } else {
-                        black_box(ix.candidates(terms.as_slice(), black_box(&prompt), 0.2, &hits));
-                    }
-                }
-                std::process::exit(0);
-            }
-            continue;
-        }
         let found = ix.candidates(terms.as_slice(), &prompt, 0.2, &hits);
         eprintln!(
-            "{n} terms: archive {} bytes ({:.1} per term), {} exact hits, {} candidates, scores {:?}",
+            "{n} terms: archive {} bytes ({:.1} per term), {} exact hits, candidates {:?}",
             bytes.len(),
             bytes.len() as f64 / n as f64,
             hits.len(),
-            found.len(),
             found.iter().map(|c| (c.score * 1000.0).round() / 1000.0).collect::<Vec<_>>()
         );
-        if std::env::var_os("FUZZY_BENCH_TIME").is_some() {
-            let mut best = Duration::MAX;
-            let mut all = Vec::new();
-            for _ in 0..40 {
-                let t0 = std::time::Instant::now();
-                for _ in 0..100 { black_box(ix.candidates(terms.as_slice(), black_box(&prompt), 0.2, &hits)); }
-                let d = t0.elapsed() / 100;
-                all.push(d);
-                best = best.min(d);
-            }
-            all.sort();
-            eprintln!("manual: min {:?} median {:?} per call", best, all[all.len() / 2]);
-        }
         if std::env::var_os("FUZZY_BENCH_SHOW").is_some() {
             eprintln!("prompt: {prompt}");
             for cand in &found {
@@ -277,7 +251,23 @@ fn benches(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("build", n), &n, |b, _| {
             b.iter(|| FuzzyIndex::build(black_box(terms.as_slice())))
         });
+        if n == 100_000 {
+            largest = Some((mix, rng, terms, bytes));
+        }
     }
+    group.finish();
+
+    // A long prompt (100,000 chars) against the largest glossary: the cost should follow
+    // the prompt's length, not its square.
+    let (mix, mut rng, terms, bytes) = largest.unwrap();
+    let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+    let prompt = mix.prompt(&mut rng, &terms, 100_000);
+    let hits = exact_hits(&terms, &prompt);
+    let mut group = c.benchmark_group("fuzzy_long_prompt");
+    group.sample_size(10).measurement_time(Duration::from_secs(3));
+    group.bench_function("candidates/100000", |b| {
+        b.iter(|| ix.candidates(terms.as_slice(), black_box(&prompt), 0.2, &hits))
+    });
     group.finish();
 }
 

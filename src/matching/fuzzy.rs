@@ -3,7 +3,7 @@
 //! # What it computes
 //!
 //! Scores are bigram Jaccard similarities over chars (Unicode scalar values); the definition
-//! lives, written as literally as possible, in [`reference`]. In short:
+//! lives, written as literally as possible, in [`mod@reference`]. In short:
 //!
 //! * a term made only of `[A-Za-z0-9_.-]` ("ASCII term") is compared, case-insensitively, with
 //!   every maximal run of those chars in the message ("word") that shares at least 2 bigrams
@@ -17,54 +17,72 @@
 //!
 //! # Design
 //!
-//! The hook reads the index in place from a mapped file, so everything is flat integer tables.
+//! The hook is a fresh process per prompt that reads this index in place from a mapped file,
+//! so the index is flat integer tables and a query touches as little of it as it can.
 //!
-//! * **Bigram ids in rarity order.** Every distinct bigram of the glossary (ASCII terms
-//!   contribute lowercased bigrams, window terms raw ones; a kind bit keeps the two apart) gets
-//!   an id, ids ordered by how many terms contain the bigram, rarest first. A hash table
-//!   (`slots`, open addressing, key stored in the slot) maps a bigram to its id.
-//! * **Per-term tokens.** Each term's bigram ids, sorted (so rarest first), repeats kept: the
-//!   bigram multiset. Overlaps are merges of two sorted lists, no hashing.
-//! * **Posting lists with prefix ranks.** For each bigram, the terms containing it, each entry
-//!   tagged with the term's token count `nT` and the rank `r` of the bigram in the term's
-//!   sorted tokens. Entries are grouped by `nT` (a small group directory) and sorted by `r`
-//!   inside a group.
+//! ## Tables
 //!
-//! A query cannot afford to count, for every term, how many bigrams it shares with the prompt:
-//! ASCII identifiers are made of the same few hundred English bigrams as the prose of a prompt,
-//! so at 100k terms the lists of a 1,000-char prompt hold most of the index (~600k entries).
-//! Instead the search uses *prefix filtering* under a *rising bar*:
+//! * **Bigram ids in rarity order.** Every distinct bigram of the glossary (ASCII terms give
+//!   lowercased bigrams, window terms raw ones; a kind bit keeps the two apart) gets an id,
+//!   ids ordered by how many terms contain the bigram, rarest first. An open-addressing hash
+//!   table (`slots`) maps a bigram to its id and to its posting groups.
+//! * **Blocks.** Per term: its id, then its bigram ids sorted (hence rarest first), repeats
+//!   kept: the bigram multiset. Overlaps are merges of two sorted lists.
+//! * **Posting lists.** Per bigram, one entry per term containing it: the term's block and
+//!   the *rank* `r` of the bigram in the term's sorted tokens. Entries come in groups: by term
+//!   length `nT` then rank for ASCII bigrams, by rank then `nT` descending for window bigrams,
+//!   each order chosen so that a query reads a prefix of each group and stops.
 //!
-//! * To score at least `τ`, a term needs an overlap of at least `α` tokens with its best word
-//!   or window, where `α` follows from `τ`, `nT` and the word's size (the Jaccard denominator
-//!   is at least `nT + nW - m`). Of the common tokens, the rarest one then has at least `α - 1`
-//!   common tokens after it in the term's rarest-first order: its rank is `≤ nT - α`. So only
-//!   the *prefix* of each posting group (`r ≤ nT - α`) can produce a candidate; since common
-//!   bigrams sit at the end of most terms' orders, their long lists are mostly cut. The same
-//!   holds on the word side (rank in the word `≤ nW - α`), and `α ≤ min(nT, nW)` is the length
-//!   filter (skip whole groups).
-//! * Only 12 candidates are returned, so the bar is `τ = max(threshold, score of the 12th best
-//!   so far)`. The search runs in phases with falling bars (0.75, 0.5, 0.35, then the
-//!   threshold); each phase finds every term scoring at least its bar, so once 12 results are
-//!   at or above the bar of a finished phase, no later phase can change them. Prompts that
-//!   mention anything close to many terms stop after the cheap high-bar phases; the expensive
-//!   low bar only runs when few terms come close.
-//! * Survivors are scored exactly: ASCII terms by merging token lists with the word (the
-//!   overlap is the multiset intersection); window terms by a sweep over the prompt positions
-//!   of their bigrams (the best window starts at a hit, so only those starts are tried).
+//! ## Search
 //!
-//! All bounds are integer (`r`, `α`) or conservative: `α` is computed with a small slack so a
-//! rounding error can only let an extra term through to exact scoring, never drop one, and the
-//! final test is `score >= threshold` on the same `f64` expression as the reference.
+//! Counting, for every term, the bigrams it shares with the prompt is too slow: ASCII
+//! identifiers are made of the same few hundred English bigrams as a prompt's prose, so at
+//! 100k terms the lists of a 1,000-char prompt hold most of the index. Instead:
 //!
-//! Terms that never score (ASCII terms of fewer than 3 chars: they cannot share 2 bigrams with
-//! anything), one-char window terms (they score 1 only against a message equal to them; kept in
-//! a small sorted table), and terms too long for the `u8` ranks (scored directly on every
-//! query) stay out of the posting lists. With threshold ≤ 0 every term qualifies; results
-//! beyond the positive scores are filled with zero-score terms in id order.
+//! * **A rising bar.** Only 12 candidates are returned, so a term matters only if it reaches
+//!   `τ = max(threshold, 12th best score so far)`. The search runs in phases with falling
+//!   floors (0.75, 0.5, 0.35, then the threshold); a phase offers every term scoring at least
+//!   its bar, so once 12 results reach the floor of a finished phase they are final. Prompts
+//!   close to many terms stop after the cheap high-bar phase.
+//! * **Prefix filtering.** To reach `τ`, a term needs an overlap of `α` bigrams with its best
+//!   word or window, `α` following from `τ`, `nT` and the word's length (the score is at most
+//!   `m / (nT + nW − m)`, and windows have `nW ≥ nT`). The rarest common bigram then has at
+//!   least `α − 1` common bigrams after it, so its rank is `≤ nT − α`: only entries with small
+//!   ranks can find the term, and common bigrams, which sit last in most terms, have long lists
+//!   of which almost nothing is read. The same holds on the word's side; `α ≤ min(nT, nW)` is
+//!   the length filter (whole groups skipped).
+//! * **Cheap bounds before reading a block.** ASCII entries carry a 24-bit signature of their
+//!   term's bigrams, which bounds the overlap with a word without touching the term. Window
+//!   entries carry a hash of the term's rarest other bigram: when every bigram is needed
+//!   (`α = nT`) and that one is absent from the prompt, the term is out.
+//! * **Exact scoring of survivors.** ASCII: merge with the word, `m / (nT + nW − m)`. Window:
+//!   the term's bigram count in the whole prompt bounds every window; then a sweep over the
+//!   prompt positions of its bigrams (a best window can start at a hit, so only those starts
+//!   are tried). In a long prompt only hits near "anchor" positions are gathered (positions
+//!   of the term's bigrams of rank `≤ nT − α`, which every window reaching the bar contains),
+//!   so the cost follows the rare bigrams, not the prompt's length.
+//! * Memory is touched in batches (home slots, groups, blocks) before it is used, so that the
+//!   cache misses of a large index overlap.
 //!
-//! Robustness: every table read is bounds-checked and every loop is bounded by a table or
-//! message length, so a corrupt index gives wrong answers, never a panic or a hang.
+//! ## Exactness
+//!
+//! Every filter is a bound that can only let extra terms through to exact scoring: `α` is
+//! computed as `⌈k·A − 10⁻⁶⌉` (`k = τ/(1+τ)`), one lower than the exact minimum at worst when
+//! `k·A` is within rounding of an integer; signatures and hashes only ever report "maybe
+//! present". Scores are the reference's `f64` expression, `Σmin / Σmax`, and the final test is
+//! `score >= threshold`. Ties at the 12th score are kept (pruning is by `< τ`), so id order is
+//! respected.
+//!
+//! Terms that never score (ASCII terms of fewer than 3 chars cannot share 2 bigrams with a
+//! word), one-char window terms (they score 1 only against a message equal to them; a small
+//! sorted table) and terms longer than 255 bigrams (ranks are `u8`; scored directly on every
+//! query) stay out of the posting lists. With threshold ≤ 0 every term qualifies: after the
+//! positive scores come zero-score terms in id order.
+//!
+//! Limits: glossaries of fewer than 2³² bigrams, prompts of fewer than 2³² chars.
+//!
+//! Robustness: every read of the archived tables is bounds-checked and every loop is bounded
+//! by a table or prompt length, so a corrupt index gives wrong answers, never a panic or hang.
 
 use super::TermSource;
 use std::cell::RefCell;
@@ -165,7 +183,7 @@ fn ratio(min_sum: usize, max_sum: usize) -> f64 {
 /// libm call: the target may lack a rounding instruction.
 #[inline]
 fn ceil_usize(x: f64) -> usize {
-    if !(x > 0.0) {
+    if x.is_nan() || x <= 0.0 {
         return 0;
     }
     let t = x as usize;
@@ -218,8 +236,8 @@ pub struct FuzzyIndex {
     /// Per posting entry: the term's block.
     pub post_block: Vec<u32>,
     /// Per posting entry: rank of the bigram's first occurrence in the term's sorted tokens
-    /// (bits 0–7), then for an ASCII term its bigram signature (bits 8–31, see [`sig_bit`]),
-    /// for a window term its nT (bits 8–15) and the [`other_hash`] of its rarest other bigram.
+    /// (bits 0–7), then for an ASCII term its bigram signature (bits 8–31, see `sig_bit`),
+    /// for a window term its nT (bits 8–15) and the `other_hash` of its rarest other bigram.
     pub post_meta: Vec<u32>,
     /// One-char window terms as `(char, id)` pairs, flattened, sorted.
     pub singles: Vec<u32>,
@@ -280,7 +298,7 @@ impl FuzzyIndex {
         let mut ascii_tmp = vec![u32::MAX; 1 << 14];
         let ascii_index = |key: u64| -> Option<usize> {
             let (a, b) = ((key >> 21) & 0x1F_FFFF, key & 0x1F_FFFF);
-            (key & ASCII_KIND != 0 && a < 128 && b < 128).then(|| (a << 7 | b) as usize)
+            (key & ASCII_KIND != 0 && a < 128 && b < 128).then_some((a << 7 | b) as usize)
         };
         let mut tmp_keys: Vec<u64> = Vec::new();
         let mut df: Vec<u32> = Vec::new();
@@ -326,16 +344,6 @@ impl FuzzyIndex {
         for (id, &t) in order.iter().enumerate() {
             id_of_tmp[t as usize] = id as u32;
         }
-        let mut specials = Vec::new();
-        for id in 0..n {
-            let toks = &mut blocks[toks_of(id)];
-            toks.iter_mut().for_each(|t| *t = id_of_tmp[*t as usize]);
-            toks.sort_unstable();
-            if toks.len() > MAX_POSTED && matches!(term_kind[id], KIND_ASCII | KIND_WINDOW) {
-                specials.push(id as u32);
-            }
-        }
-
         // Posting entries, one per (term, distinct bigram) whose rank can be a first common
         // token: for ASCII terms (which need 2 common tokens) not the last one.
         let posted = |id: usize, r: usize, n_t: usize| match term_kind[id] {
@@ -343,6 +351,31 @@ impl FuzzyIndex {
             KIND_WINDOW => n_t <= MAX_POSTED,
             _ => false,
         };
+        // Group field of an entry: ASCII nT << 8 | r, window r << 8 | (255 − nT) (see below).
+        let field_of = |ascii: bool, r: usize, n_t: usize| {
+            (if ascii { n_t << 8 | r } else { r << 8 | (255 - n_t) }) as u32
+        };
+        // Remap to final ids, sort each term's tokens, and count entries per list and per
+        // group field on the way.
+        let mut specials = Vec::new();
+        let mut list_off = vec![0u32; nbig + 1];
+        let mut field_off = vec![0u32; (1 << 16) + 1];
+        for id in 0..n {
+            let toks = &mut blocks[toks_of(id)];
+            toks.iter_mut().for_each(|t| *t = id_of_tmp[*t as usize]);
+            toks.sort_unstable();
+            let n_t = toks.len();
+            if n_t > MAX_POSTED && matches!(term_kind[id], KIND_ASCII | KIND_WINDOW) {
+                specials.push(id as u32);
+            }
+            let ascii = term_kind[id] == KIND_ASCII;
+            for r in 0..n_t {
+                if (r == 0 || toks[r - 1] != toks[r]) && posted(id, r, n_t) {
+                    list_off[toks[r] as usize + 1] += 1;
+                    field_off[field_of(ascii, r, n_t) as usize + 1] += 1;
+                }
+            }
+        }
         // Each entry as (bigram, group field, meta). Within a list, entries are ordered by
         // group field then block. ASCII lists: field = nT << 8 | r (groups per length, since
         // words filter on length). Window lists: field = r << 8 | (255 − nT) (groups per rank,
@@ -354,30 +387,26 @@ impl FuzzyIndex {
                 let toks = &blocks[toks_of(id)];
                 let n_t = toks.len();
                 let ascii = term_kind[id] == KIND_ASCII;
-                let sig = if ascii { toks.iter().fold(0u32, |acc, &b| acc | 1 << sig_bit(b)) } else { 0 };
+                let sig =
+                    if ascii { toks.iter().fold(0u32, |acc, &b| acc | 1 << sig_bit(b)) } else { 0 };
                 let block = term_block[id];
                 for r in 0..n_t {
                     let b = toks[r];
                     if (r > 0 && toks[r - 1] == b) || !posted(id, r, n_t) {
                         continue;
                     }
+                    let field = field_of(ascii, r, n_t);
                     let (r, n_t) = (r as u32, n_t as u32);
                     if ascii {
-                        f(b, n_t << 8 | r, block, r | sig << 8);
+                        f(b, field, block, r | sig << 8);
                     } else {
                         // The rarest other bigram of the term (or this one if there is none).
                         let other = toks.iter().copied().find(|&t| t != b).unwrap_or(b);
-                        f(b, r << 8 | (255 - n_t), block, r | n_t << 8 | other_hash(other) << 16);
+                        f(b, field, block, r | n_t << 8 | other_hash(other) << 16);
                     }
                 }
             }
         };
-        let mut list_off = vec![0u32; nbig + 1];
-        let mut field_off = vec![0u32; (1 << 16) + 1];
-        for_each_entry(&mut |b, field, _, _| {
-            list_off[b as usize + 1] += 1;
-            field_off[field as usize + 1] += 1;
-        });
         for b in 0..nbig {
             list_off[b + 1] += list_off[b];
         }
@@ -412,8 +441,9 @@ impl FuzzyIndex {
             first_group.push((groups.len() / 2) as u32);
             let ascii = tmp_keys[order[b] as usize] & ASCII_KIND != 0;
             let mut prev = u32::MAX;
-            for e in list_off[b] as usize..list_off[b + 1] as usize {
-                let field = u32::from(post_field[e]);
+            let (e0, e1) = (list_off[b] as usize, list_off[b + 1] as usize);
+            for (e, &field) in (e0..e1).zip(&post_field[e0..e1]) {
+                let field = u32::from(field);
                 let (hi, lo) = (field >> 8, field & 0xFF);
                 // A group's second word comes from its first entry: the lowest rank of an
                 // ASCII length group, the largest nT of a window rank group.
@@ -879,7 +909,7 @@ impl ArchivedFuzzyIndex {
     /// The `n_t` sorted tokens of the block at `block`, and the term id it holds.
     #[inline]
     fn block(&self, block: usize, n_t: usize) -> Option<(u32, &[U32])> {
-        let b = self.blocks.get(block..block + 1 + n_t)?;
+        let b = self.blocks.get(block..block.saturating_add(1 + n_t))?;
         Some((b[0].to_native(), &b[1..]))
     }
 
@@ -938,8 +968,7 @@ impl ArchivedFuzzyIndex {
             q.top.offer(id, score);
         }
 
-        for tau in PHASES.into_iter().filter(|&p| p > threshold).chain(std::iter::once(threshold))
-        {
+        for tau in PHASES.into_iter().filter(|&p| p > threshold).chain(std::iter::once(threshold)) {
             q.phase += 1;
             q.ascii_phase(s, tau);
             q.window_phase(s, tau);
@@ -1035,7 +1064,9 @@ impl Query<'_> {
         s.local_big.clear();
         s.local_big.extend(s.local_key.iter().map(|&key| self.ix.lookup(key).unwrap_or(NO_BIG)));
         s.known.clear();
-        s.known.extend((0..s.local_big.len() as u32).filter(|&l| s.local_big[l as usize].id != u32::MAX));
+        s.known.extend(
+            (0..s.local_big.len() as u32).filter(|&l| s.local_big[l as usize].id != u32::MAX),
+        );
         s.id_map.reset(s.known.len());
         s.present.clear();
         s.present.resize(1 << 10, 0);
@@ -1207,8 +1238,7 @@ impl Query<'_> {
                 for g in big.g0 as usize..big.g1 as usize {
                     let Some(grp) = ix.group(g) else { break };
                     let n_t = grp.a;
-                    let Some(alpha) = min_overlap(k, n_t + n_w, 2, n_t.min(n_w).min(avail))
-                    else {
+                    let Some(alpha) = min_overlap(k, n_t + n_w, 2, n_t.min(n_w).min(avail)) else {
                         // α grows with nT: past nW (or the word's remaining tokens) it only
                         // gets worse; below, longer groups may still fit.
                         if n_t >= n_w || ceil_usize(k * (n_t + n_w) as f64 - SLACK) > avail {
@@ -1238,7 +1268,8 @@ impl Query<'_> {
             if w != current {
                 current = w;
                 s.seen.clear();
-                let (w0, w1) = (s.word_off[w as usize] as usize, s.word_off[w as usize + 1] as usize);
+                let (w0, w1) =
+                    (s.word_off[w as usize] as usize, s.word_off[w as usize + 1] as usize);
                 levels = [0u32; 24];
                 n_levels = 0;
                 bounded = true;
@@ -1435,9 +1466,18 @@ impl Query<'_> {
             }
             let (c_t, rank) = (j - i, i);
             i = j;
-            let Some(l) = s.id_map.get(u64::from(b)) else { continue };
+            let Some(l) = s.id_map.get(u64::from(b)) else {
+                // Even if every later token were present, the bound would stay short.
+                if ub + (n_t - i) < need {
+                    return -1.0;
+                }
+                continue;
+            };
             let count = s.pos_off[l as usize + 1] - s.pos_off[l as usize];
             ub += c_t.min(count as usize);
+            if ub + (n_t - i) < need {
+                return -1.0;
+            }
             s.run_need.push(c_t as u32);
             s.run_local.push(l);
             s.run_rank.push(rank as u32);
@@ -1464,7 +1504,8 @@ impl Query<'_> {
             s.anchors.clear();
             for (r, &l) in s.run_local.iter().enumerate() {
                 if s.run_rank[r] as usize <= anchor_rank {
-                    let (p0, p1) = (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
+                    let (p0, p1) =
+                        (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
                     s.anchors.extend_from_slice(&s.pos_list[p0..p1]);
                 }
             }
@@ -1495,7 +1536,8 @@ impl Query<'_> {
         } else {
             for (run, &l) in s.run_local.iter().enumerate() {
                 let (p0, p1) = (s.pos_off[l as usize] as usize, s.pos_off[l as usize + 1] as usize);
-                s.hits.extend(s.pos_list[p0..p1].iter().map(|&p| (u64::from(p) << 32) | run as u64));
+                s.hits
+                    .extend(s.pos_list[p0..p1].iter().map(|&p| (u64::from(p) << 32) | run as u64));
             }
         }
         s.hits.sort_unstable();
@@ -1509,7 +1551,7 @@ impl Query<'_> {
                 best = score;
             }
         }
-        if restricted && !(best >= tau) {
+        if restricted && best.partial_cmp(&tau) == Some(std::cmp::Ordering::Less) {
             // Exact only for windows around anchors, i.e. whenever it reaches the bar.
             return -1.0;
         }
