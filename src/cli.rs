@@ -1,1 +1,337 @@
-//! (being written)
+//! Command-line parsing and printing. Every decision lives in the library; this module turns
+//! arguments into calls and results into text (data on stdout, messages on stderr).
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use serde_json::json;
+
+use crate::actions;
+use crate::error::{Error, Result};
+use crate::index::HookIndex;
+use crate::matching::{self, llm::LlmRequest, Engines, Outcome, Smart};
+use crate::platform::{install, Platform};
+use crate::store::config::Config;
+use crate::store::glossary::{pretty_json, Recorded};
+use crate::store::{Glossary, Store};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tinylingo",
+    version,
+    about = "A shared memory of project terms and behaviour corrections for AI coding assistants.",
+    long_about = "A shared memory of project terms and behaviour corrections for AI coding \
+assistants. Record a term once; a hook that runs before every prompt finds the terms the \
+prompt mentions and injects their explanations.\n\nFiles live in ~/.config/tinylingo/ \
+(TINYLINGO_HOME overrides the folder).",
+    after_help = "Examples:\n  tinylingo record 智能抠图 \"ProjectA 背景移除模块，类名 BGRemover\"\n  \
+tinylingo match \"帮我提交一下代码\"\n  tinylingo list"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Record a term and what it means (or a behaviour rule it triggers).
+    #[command(
+        after_help = "Examples:\n  tinylingo record 智能抠图 \"ProjectA 背景移除模块，类名 BGRemover，位于 src/modules/bgremove/\"\n  \
+tinylingo record 提交 \"git commit 后不要执行 git push\"\n  \
+tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
+    )]
+    Record {
+        /// The trigger word, matched as a case-sensitive substring of prompts.
+        term: String,
+        /// What to tell the model when the term appears: names, paths, identifiers, rules.
+        explanation: String,
+        /// Replace the explanation of a term that is already recorded.
+        #[arg(short, long)]
+        force: bool,
+    },
+    /// Remove recorded terms.
+    #[command(visible_alias = "rm", after_help = "Example:\n  tinylingo remove 联调 提交")]
+    Remove {
+        /// The terms to remove.
+        #[arg(required = true)]
+        terms: Vec<String>,
+    },
+    /// List recorded terms in glossary order.
+    #[command(
+        visible_alias = "ls",
+        after_help = "Examples:\n  tinylingo list\n  tinylingo list --json"
+    )]
+    List {
+        /// Print the glossary as a JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show or change settings (dotted keys, e.g. smart.enabled).
+    #[command(after_help = "Examples:\n  tinylingo config\n  tinylingo config smart.enabled\n  \
+tinylingo config smart.enabled true\n  tinylingo config smart.fuzzyThreshold 0.25")]
+    Config {
+        /// The dotted key to show or set; without it, the whole effective configuration.
+        key: Option<String>,
+        /// The value to set: true/false become booleans, numbers numbers, anything else text.
+        #[arg(allow_negative_numbers = true)]
+        value: Option<String>,
+    },
+    /// Show what a message matches (the hook's view, for debugging).
+    #[command(after_help = "Examples:\n  tinylingo match \"帮我提交一下代码\"\n  \
+tinylingo match --no-llm \"抠图功能有bug\"\n  tinylingo match --json \"联调怎么开\"\n  \
+tinylingo match --platform cursor \"帮我提交一下代码\"")]
+    Match {
+        /// The message to match.
+        message: String,
+        /// Print {"exact":[…],"candidates":[…]} as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Show fuzzy candidates without asking the LLM (works even when smart is off).
+        #[arg(long, conflicts_with = "platform")]
+        no_llm: bool,
+        /// Print exactly what the hook would print for this assistant (no session, so no
+        /// de-duplication), instead of the debug view.
+        #[arg(long, value_parser = platform_name, conflicts_with = "json")]
+        platform: Option<Platform>,
+    },
+    /// Register the prompt hook and the instruction block with the assistants.
+    #[command(after_help = "With no argument, every assistant whose settings folder exists \
+(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini). A named assistant is installed \
+even when its folder is missing. Installing again refreshes everything and changes nothing \
+else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
+tinylingo install --dry-run")]
+    Install {
+        /// claude, cursor, opencode, codex or gemini.
+        #[arg(value_parser = platform_name)]
+        platforms: Vec<Platform>,
+        /// Print what would change and change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Remove the hook and the instruction block from the assistants (your own content stays).
+    #[command(after_help = "With no argument, from every assistant.\n\nExamples:\n  \
+tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run")]
+    Uninstall {
+        /// claude, cursor, opencode, codex or gemini.
+        #[arg(value_parser = platform_name)]
+        platforms: Vec<Platform>,
+        /// Print what would change and change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// The hook entry point the assistants run: reads their event on stdin.
+    #[command(
+        after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
+    )]
+    Hook {
+        /// claude, cursor, opencode, codex or gemini.
+        #[arg(value_parser = platform_name)]
+        platform: Platform,
+    },
+}
+
+fn platform_name(s: &str) -> std::result::Result<Platform, String> {
+    Platform::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+        format!("unknown platform (known: {})", names.join(", "))
+    })
+}
+
+/// Runs the command line; the hook's fast path is taken before any argument parsing.
+pub fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, cmd, platform] = args.as_slice() {
+        if cmd == "hook" {
+            if let Some(p) = Platform::from_name(platform) {
+                crate::hook::run(p);
+                return ExitCode::SUCCESS;
+            }
+        }
+    }
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("tinylingo: {e}");
+            if let Some(hint) = e.hint() {
+                eprintln!("  hint: {hint}");
+            }
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<ExitCode> {
+    let store = Store::locate()?;
+    match command {
+        Command::Record { term, explanation, force } => {
+            warn_config(&store);
+            match actions::record(&store, &term, &explanation, force)? {
+                Recorded::Added => eprintln!("Recorded: {term} → {explanation}"),
+                Recorded::Unchanged => {}
+                Recorded::Updated { was } => {
+                    eprintln!("Updated: {term}\n  was: {was}\n  now: {explanation}")
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Remove { terms } => {
+            for term in actions::remove(&store, &terms)? {
+                eprintln!("Removed: {term}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::List { json } => {
+            let glossary = Glossary::load(&store)?;
+            if json {
+                println!("{}", glossary.to_json());
+            } else if glossary.is_empty() {
+                eprintln!("No entries recorded.");
+            } else {
+                for (term, explanation) in glossary.iter() {
+                    println!("{term}: {explanation}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Config { key: None, .. } => {
+            let config = Config::load(&store)?;
+            warn_config(&store);
+            println!("{}", pretty_json(&config.effective()));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Config { key: Some(key), value: None } => {
+            let value = Config::load(&store)?.get(&key)?;
+            match value.as_str() {
+                Some(text) => println!("{text}"),
+                None => println!("{}", pretty_json(&value)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Config { key: Some(key), value: Some(value) } => {
+            actions::set_config(&store, &key, &value)?;
+            eprintln!("Set {key} = {value}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Match { message, platform: Some(platform), .. } => {
+            warn_config(&store);
+            print_injection(&store, platform, message)
+        }
+        Command::Match { message, json, no_llm, platform: None } => {
+            warn_config(&store);
+            print_match(&store, &message, json, no_llm)
+        }
+        Command::Hook { platform } => {
+            crate::hook::run(platform);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Install { platforms, dry_run } => {
+            print!("{}", install::run(&store, install::Mode::Install, &platforms, dry_run)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Uninstall { platforms, dry_run } => {
+            print!("{}", install::run(&store, install::Mode::Uninstall, &platforms, dry_run)?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Prints the warnings about values in config.json that are ignored.
+fn warn_config(store: &Store) {
+    match Config::load(store) {
+        Ok(config) => {
+            for w in config.settings().1 {
+                eprintln!("tinylingo: warning: {w}");
+            }
+        }
+        // The command goes on with the defaults (as the hook does); say so, or a broken
+        // config.json would silently switch off what the user configured.
+        Err(e) => eprintln!("tinylingo: warning: {e}; using the default settings"),
+    }
+}
+
+fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result<ExitCode> {
+    // The same index the hook uses; a stale one is rebuilt from the JSON files, which also
+    // reports an unreadable glossary here, where the hook would stay silent.
+    let index = HookIndex::open(store)?;
+    let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
+    let s = &data.settings.smart;
+    let threshold = s.fuzzy_threshold.to_native();
+    let smart = if no_llm {
+        Smart::CandidatesOnly { threshold }
+    } else if s.enabled {
+        Smart::Confirm {
+            threshold,
+            llm: LlmRequest {
+                endpoint: s.endpoint.as_str(),
+                model: s.model.as_str(),
+                api_key: s.api_key.as_str(),
+                timeout: Duration::from_millis(s.timeout_ms.to_native()),
+                template: s.prompt.as_str(),
+            },
+        }
+    } else {
+        Smart::Off
+    };
+    let engines =
+        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
+    let outcome = matching::find(&engines, message, &smart);
+    let found = !outcome.exact.is_empty() || !outcome.candidates.is_empty();
+    if json {
+        println!("{}", pretty_json(&match_json(&outcome)));
+    } else {
+        print_match_text(&outcome);
+    }
+    Ok(if found { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `match --platform`: the hook's own output for an event carrying `message`.
+fn print_injection(store: &Store, platform: Platform, message: String) -> Result<ExitCode> {
+    let index = HookIndex::open(store)?;
+    let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
+    let event = crate::platform::Event { prompt: message, session: None };
+    let (output, outcome) = crate::hook::respond(store, platform, data, &event);
+    if let Some(text) = output {
+        println!("{text}");
+    }
+    Ok(if outcome.hits().next().is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The stable `match --json` shape.
+fn match_json(o: &Outcome) -> serde_json::Value {
+    json!({
+        "exact": o.exact.iter().map(|e| json!({"term": e.term, "explanation": e.explanation})).collect::<Vec<_>>(),
+        "candidates": o.candidates.iter().map(|c| json!({
+            "term": c.entry.term,
+            "explanation": c.entry.explanation,
+            "score": (c.score * 1e6).round() / 1e6,
+            "confirmed": c.confirmed,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_match_text(o: &Outcome) {
+    for e in &o.exact {
+        println!("[精确] {} → {}", e.term, e.explanation);
+    }
+    let failure = match &o.verdict {
+        matching::Verdict::Failed(why) => Some(why.as_str()),
+        _ => None,
+    };
+    for c in &o.candidates {
+        let (tag, note) = match (c.confirmed, failure) {
+            (Some(true), _) => ("智能", ", LLM 确认".to_string()),
+            (Some(false), _) => ("候选", ", LLM 否决".to_string()),
+            (None, Some(why)) => ("候选", format!(", LLM 失败: {why}")),
+            (None, None) => ("候选", String::new()),
+        };
+        println!(
+            "[{tag}] {} (jaccard {:.2}{note}) → {}",
+            c.entry.term, c.score, c.entry.explanation
+        );
+    }
+    if o.exact.is_empty() && o.candidates.is_empty() {
+        eprintln!("No matches found.");
+    }
+}

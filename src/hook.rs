@@ -1,1 +1,176 @@
-//! (being written)
+//! The hook's path: event on stdin → index → matching → the platform's answer on stdout.
+//!
+//! This runs in front of every prompt a person types, so two rules shape it. It must be fast:
+//! the index is mapped, not parsed, and nothing here reads `glossary.json` unless the index is
+//! stale. And it must never break a prompt: every error, and even a panic, ends in exit 0 with
+//! nothing on stdout (Cursor gets its `{"continue":true}`); the reason goes to the debug log
+//! when `debug` is on.
+
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+use crate::index::{ArchivedIndexData, HookIndex};
+use crate::matching::{self, llm::LlmRequest, Engines, Outcome, Smart, Verdict};
+use crate::platform::block::{self, BlockEntry};
+use crate::platform::{Event, Platform};
+use crate::store::config::ArchivedSettings;
+use crate::store::sessions::{self, SessionState};
+use crate::store::Store;
+
+/// The debug log is cut back to its newer half when it passes this size.
+const DEBUG_LOG_CAP: u64 = 1 << 20;
+
+/// Runs the hook for `platform` on this process's stdin and stdout. Never fails.
+pub fn run(platform: Platform) {
+    // A panic message on stderr could show up in the assistant; the hook stays silent.
+    std::panic::set_hook(Box::new(|_| {}));
+    // Most events fit at once: one read instead of a doubling series of small ones.
+    let mut input = Vec::with_capacity(64 * 1024);
+    let read_ok = std::io::stdin().lock().read_to_end(&mut input).is_ok();
+    let answer = std::panic::catch_unwind(|| if read_ok { answer(platform, &input) } else { None })
+        .ok()
+        .flatten();
+    let output = answer.or_else(|| platform.spec().render_output(None));
+    if let Some(text) = output {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    }
+}
+
+/// The text to print for one event, or `None` (the platform's "nothing" then applies).
+pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
+    let started = Instant::now();
+    let store = Store::locate().ok()?;
+    let spec = platform.spec();
+    let index = HookIndex::open(&store).ok()?;
+    let data = index.data()?;
+    let settings = &data.settings;
+    let event = match spec.parse_event(input) {
+        Ok(event) => event,
+        Err(problem) => {
+            log_line(&store, settings, || format!("{} {problem}", spec.name));
+            return None;
+        }
+    };
+    let (output, outcome) = respond(&store, platform, data, &event);
+    log_line(&store, settings, || {
+        describe(spec.name, &index, &outcome, event.prompt.chars().count(), started.elapsed())
+    });
+    output
+}
+
+/// What the hook prints for `event`, and what matched. Shared with `match --platform`, so that
+/// the debug view shows exactly what the hook would inject.
+///
+/// With `inject.dedupe` on and a session id in the event, terms injected in the session's last
+/// `inject.repeatAfter` prompts are left out, and the session's state records what the model
+/// was shown this time (hits named only on the last line stay eligible).
+pub fn respond<'a>(
+    store: &Store,
+    platform: Platform,
+    data: &'a ArchivedIndexData,
+    event: &Event,
+) -> (Option<String>, Outcome<'a>) {
+    let settings = &data.settings;
+    let engines =
+        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
+    let outcome = matching::find(&engines, &event.prompt, &smart_mode(settings));
+    let mut entries: Vec<BlockEntry> = outcome
+        .hits()
+        .map(|(e, smart)| BlockEntry { term: e.term, explanation: e.explanation, smart })
+        .collect();
+    let inject = &settings.inject;
+    let session = event.session.as_deref().filter(|_| inject.dedupe);
+    let mut state = match session {
+        // A prompt without hits still counts towards "the last N prompts".
+        Some(id) if entries.is_empty() => {
+            sessions::note_prompt(store, id);
+            None
+        }
+        Some(id) => SessionState::load(store, id, inject.repeat_after.to_native()),
+        None => None,
+    };
+    if let Some(state) = &state {
+        entries.retain(|e| state.keep(e.term));
+    }
+    let block = block::layout(&entries, inject.max_chars.to_native() as usize);
+    if let Some(state) = &mut state {
+        if let Some(b) = &block {
+            for (e, form) in entries.iter().zip(&b.forms) {
+                if form.explained() {
+                    state.record(e.term);
+                }
+            }
+        }
+        // Saved even when nothing new was shown: it also advances the prompt counter.
+        let _ = state.save();
+    }
+    (platform.spec().render_output(block.as_ref().map(|b| b.text.as_str())), outcome)
+}
+
+/// The smart-matching mode the settings ask for.
+fn smart_mode(settings: &ArchivedSettings) -> Smart<'_> {
+    let s = &settings.smart;
+    if !s.enabled {
+        return Smart::Off;
+    }
+    Smart::Confirm {
+        threshold: s.fuzzy_threshold.to_native(),
+        llm: LlmRequest {
+            endpoint: s.endpoint.as_str(),
+            model: s.model.as_str(),
+            api_key: s.api_key.as_str(),
+            timeout: Duration::from_millis(s.timeout_ms.to_native()),
+            template: s.prompt.as_str(),
+        },
+    }
+}
+
+/// One debug-log line for a hook run.
+fn describe(
+    platform: &str,
+    index: &HookIndex,
+    o: &Outcome,
+    chars: usize,
+    total: Duration,
+) -> String {
+    let mut line = format!(
+        "{platform} prompt={chars}ch index={} exact={}({:?}) fuzzy={:?} llm={:?}",
+        match &index.fallback_reason {
+            None => "mapped".to_string(),
+            Some(why) => format!("rebuilt[{why}]"),
+        },
+        o.exact.len(),
+        o.exact_time,
+        o.fuzzy_time,
+        o.llm_time,
+    );
+    if !o.candidates.is_empty() {
+        let list: Vec<String> = o
+            .candidates
+            .iter()
+            .map(|c| format!("{}:{:.2}:{:?}", c.entry.term, c.score, c.confirmed))
+            .collect();
+        line.push_str(&format!(" candidates=[{}]", list.join(", ")));
+    }
+    match &o.verdict {
+        Verdict::NotAsked => {}
+        Verdict::Answered => line.push_str(" llm=answered"),
+        Verdict::Failed(e) => line.push_str(&format!(" llm=failed({e})")),
+    }
+    line.push_str(&format!(" total={total:?}"));
+    line
+}
+
+/// Appends a line to the debug log when `debug` is on; best effort, capped in size.
+fn log_line(store: &Store, settings: &ArchivedSettings, line: impl FnOnce() -> String) {
+    if !settings.debug {
+        return;
+    }
+    let path = store.debug_log_path();
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let text = format!("{stamp} {}\n", line().replace('\n', " "));
+    let _ = crate::store::files::append_capped(&path, text.as_bytes(), DEBUG_LOG_CAP);
+}

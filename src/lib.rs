@@ -22,6 +22,7 @@
 //!
 //! Data flows one way: cli → store/index → matching → platform output.
 
+pub mod actions;
 pub mod cli;
 pub mod error;
 pub mod hook;

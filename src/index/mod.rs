@@ -1,1 +1,264 @@
-//! (being written)
+//! The precompiled index: everything the hook needs, in one file it maps and reads in place.
+//!
+//! # File layout
+//!
+//! ```text
+//! 0    magic "TLINGOIX"            8 bytes
+//! 8    format version              u32 LE  (FORMAT_VERSION)
+//! 12   header length               u32 LE  (128)
+//! 16   archive length              u64 LE
+//! 24   glossary.json fingerprint   5 × u64 LE (size, mtime ns, ctime ns, inode, device)
+//! 64   config.json fingerprint     5 × u64 LE (all ones when the file is absent)
+//! 104  checksum of the archive's last 256 bytes (where rkyv puts the root object)
+//! 112  checksum of bytes 0..112
+//! 120  reserved (zero)
+//! 128  rkyv archive of [`IndexData`]
+//! ```
+//!
+//! The fingerprints let the hook tell, with one `stat` per source file, whether the index still
+//! describes what is on disk: a hand edit of `glossary.json` or `config.json` changes its
+//! size, mtime or ctime (ctime cannot be set back by any tool), and a replaced file changes its
+//! inode. When anything does not match, the hook answers from the JSON files instead and
+//! rewrites the index for the next prompt ([`HookIndex::open`]).
+//!
+//! # Why the archive is shaped like this
+//!
+//! rkyv's checked access validates every object it can reach. Terms and explanations are
+//! therefore not archived as a `Vec<String>` (which would validate every string's UTF-8, in
+//! time that grows with the glossary) but as one byte blob with offsets ([`Entries`]); the
+//! automaton and the fuzzy prefilter are flat integer tables. Validation then touches a
+//! constant number of objects whatever the glossary's size, and the hook's cost is the pages
+//! the search itself touches. A damaged table cannot make the hook lie: every reported hit is
+//! checked against the prompt and against a per-entry checksum before it is printed.
+
+mod entries;
+mod header;
+
+use std::fs::File;
+use std::path::Path;
+
+use memmap2::Mmap;
+use rkyv::util::AlignedVec;
+
+pub use entries::{ArchivedEntries, Entries};
+pub use header::{Fingerprint, FORMAT_VERSION, HEADER_LEN};
+
+use crate::error::Result;
+use crate::matching::automaton::Automaton;
+use crate::matching::fuzzy::FuzzyIndex;
+use crate::store::config::{Config, Settings};
+use crate::store::files::write_atomic_in_pieces;
+use crate::store::{Glossary, Store};
+
+/// The archived content of the index file.
+#[derive(rkyv::Archive, rkyv::Serialize, Debug)]
+pub struct IndexData {
+    pub settings: Settings,
+    pub entries: Entries,
+    pub automaton: Automaton,
+    pub fuzzy: FuzzyIndex,
+}
+
+/// Builds the archive (without header) for a glossary and settings.
+pub fn build_archive(glossary: &Glossary, settings: &Settings) -> AlignedVec {
+    let pairs: Vec<(&str, &str)> = glossary.iter().collect();
+    // The three parts are independent; at 100k terms each takes tens of milliseconds, and
+    // `record` has a budget of 250 ms, so small glossaries are built on one thread and large
+    // ones spread over the cores.
+    let (entries, automaton, fuzzy) = if pairs.len() < PARALLEL_BUILD_FROM {
+        (
+            Entries::build(glossary.iter()),
+            build_automaton(&pairs),
+            FuzzyIndex::build(pairs.as_slice()),
+        )
+    } else {
+        std::thread::scope(|s| {
+            let automaton = s.spawn(|| build_automaton(&pairs));
+            let fuzzy = s.spawn(|| FuzzyIndex::build(pairs.as_slice()));
+            let entries = Entries::build(glossary.iter());
+            (entries, join(automaton), join(fuzzy))
+        })
+    };
+    let data = IndexData { settings: settings.clone(), entries, automaton, fuzzy };
+    // Sized up front: growing a buffer of tens of megabytes by doubling copies it repeatedly.
+    // A generous guess costs nothing: pages of a large allocation that are never written are
+    // never committed.
+    let estimate = 2 * data.entries.heap_bytes() + 128 * glossary.len() + 4096;
+    let buffer = AlignedVec::with_capacity(estimate);
+    rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&data, buffer)
+        .expect("archiving into memory cannot fail")
+}
+
+/// Below this many terms the index is built on one thread: spawning costs more than it saves.
+const PARALLEL_BUILD_FROM: usize = 5_000;
+
+fn build_automaton(pairs: &[(&str, &str)]) -> Automaton {
+    let terms: Vec<&[u8]> = pairs.iter().map(|(t, _)| t.as_bytes()).collect();
+    Automaton::build(&terms)
+}
+
+/// Joins a builder thread, passing its panic on (a panic there is a bug, as it would be inline).
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// Checked access to an archive. Cheap: the archive's shape keeps validation constant-time.
+pub fn access(archive: &[u8]) -> Option<&ArchivedIndexData> {
+    rkyv::access::<ArchivedIndexData, rkyv::rancor::Failure>(archive).ok()
+}
+
+/// The fingerprints of the store's two source files, as they are now.
+pub fn source_fingerprints(store: &Store) -> (Fingerprint, Fingerprint) {
+    (Fingerprint::of(&store.glossary_path()), Fingerprint::of(&store.config_path()))
+}
+
+/// Writes the index file for `archive`, built from the sources whose fingerprints are given.
+/// The caller holds the store's lock.
+pub fn write(store: &Store, archive: &[u8], sources: (Fingerprint, Fingerprint)) -> Result<()> {
+    let header = header::encode(archive, sources.0, sources.1);
+    let mut file = Vec::with_capacity(HEADER_LEN + archive.len());
+    file.extend_from_slice(&header);
+    file.extend_from_slice(archive);
+    // Page-sized writes keep the hook's resident set small (see write_atomic_in_pieces).
+    write_atomic_in_pieces(&store.index_path(), &file, 64 * 1024)
+}
+
+/// Rebuilds the index from what is on disk now. The caller holds the store's lock.
+pub fn rebuild(store: &Store, glossary: &Glossary, settings: &Settings) -> Result<()> {
+    // Fingerprints first, of the files just written or read: if someone edits one while the
+    // archive is built, the index then no longer matches it, and the hook reads the edit from
+    // the file. Taken after the build, they would describe the edit and hide it.
+    let sources = source_fingerprints(store);
+    let archive = build_archive(glossary, settings);
+    write(store, &archive, sources)
+}
+
+/// Where the hook's index lives: the mapped file, or an archive built in memory because the file
+/// was missing, stale or damaged.
+enum Backing {
+    Mapped(Mmap),
+    Built(AlignedVec),
+}
+
+/// The index as the hook uses it.
+pub struct HookIndex {
+    backing: Backing,
+    /// Why the file could not be used, when it could not (for the debug log).
+    pub fallback_reason: Option<String>,
+}
+
+impl HookIndex {
+    /// Opens the store's index for the hook: stat the sources, map the file, check the header,
+    /// checked access. When any of that fails the glossary and config are read from JSON, the
+    /// answer comes from an archive built in memory, and the file is rewritten for the next
+    /// prompt, unless a writer holds the lock (the hook never waits for one).
+    pub fn open(store: &Store) -> Result<HookIndex> {
+        let sources = source_fingerprints(store);
+        let reason = match open_mapped(&store.index_path(), sources) {
+            Ok(map) => {
+                return Ok(HookIndex { backing: Backing::Mapped(map), fallback_reason: None })
+            }
+            Err(reason) => reason,
+        };
+        let glossary = Glossary::load(store)?;
+        // A broken config.json must not silence the glossary: its defaults apply instead.
+        let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
+        let archive = build_archive(&glossary, &settings);
+        let mut reason = reason.to_string();
+        if store.dir().is_dir() {
+            if let Some(_lock) = store.try_lock() {
+                // Only label the file with fingerprints that still describe what we read.
+                if source_fingerprints(store) == sources {
+                    if let Err(e) = write(store, &archive, sources) {
+                        reason.push_str(&format!("; rewrite failed: {e}"));
+                    }
+                }
+            }
+        }
+        Ok(HookIndex { backing: Backing::Built(archive), fallback_reason: Some(reason) })
+    }
+
+    /// The archived data. `None` only if an archive we built ourselves fails validation, which
+    /// would be a bug.
+    pub fn data(&self) -> Option<&ArchivedIndexData> {
+        match &self.backing {
+            Backing::Mapped(map) => access(&map[HEADER_LEN..]),
+            Backing::Built(archive) => access(archive),
+        }
+    }
+
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.backing, Backing::Mapped(_))
+    }
+}
+
+/// Why a mapped index file was not used.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unusable {
+    Missing,
+    Unreadable(String),
+    Header(header::HeaderProblem),
+    Stale,
+    Invalid,
+}
+
+impl std::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unusable::Missing => f.write_str("index missing"),
+            Unusable::Unreadable(e) => write!(f, "index unreadable: {e}"),
+            Unusable::Header(p) => write!(f, "index header: {p}"),
+            Unusable::Stale => f.write_str("index stale (glossary.json or config.json changed)"),
+            Unusable::Invalid => f.write_str("index archive failed validation"),
+        }
+    }
+}
+
+/// Checks the header of a whole mapped index file (magic, version, checksums, length).
+pub fn check_header(file: &[u8]) -> std::result::Result<(), Unusable> {
+    header::decode(file).map(|_| ()).map_err(Unusable::Header)
+}
+
+/// Keeps the hook's resident memory proportional to what the search touches. The page cache may
+/// hold the file in large folios, which the kernel would otherwise map 2 MiB at a time on the
+/// first touch; and readahead around each touched page is wasted on random lookups.
+fn limit_residency(map: &Mmap) {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = map.advise(memmap2::Advice::NoHugePage);
+    }
+    let _ = map.advise(memmap2::Advice::Random);
+}
+
+/// Maps an index file and checks it describes `sources`.
+pub fn open_mapped(
+    path: &Path,
+    sources: (Fingerprint, Fingerprint),
+) -> std::result::Result<Mmap, Unusable> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unusable::Missing),
+        Err(e) => return Err(Unusable::Unreadable(e.to_string())),
+    };
+    // SAFETY: the index is only ever replaced by rename, never written in place, so the mapped
+    // inode's bytes do not change under us. Someone editing the file in place by hand could
+    // change them; every access below is bounds-checked and validated, so that yields a wrong
+    // or missing answer, not undefined behaviour in our code.
+    let map = match unsafe { Mmap::map(&file) } {
+        Ok(map) => map,
+        // An empty file cannot be mapped.
+        Err(_) if file.metadata().is_ok_and(|m| m.len() == 0) => {
+            return Err(Unusable::Header(header::HeaderProblem::Truncated))
+        }
+        Err(e) => return Err(Unusable::Unreadable(e.to_string())),
+    };
+    limit_residency(&map);
+    let head = header::decode(&map).map_err(Unusable::Header)?;
+    if (head.glossary, head.config) != sources {
+        return Err(Unusable::Stale);
+    }
+    if access(&map[HEADER_LEN..]).is_none() {
+        return Err(Unusable::Invalid);
+    }
+    Ok(map)
+}

@@ -27,6 +27,11 @@ pub trait TermSource {
     fn term(&self, id: u32) -> Option<&str>;
     /// The explanation with this id, or `None` as for [`TermSource::term`].
     fn explanation(&self, id: u32) -> Option<&str>;
+    /// Term and explanation, checked for damage where the source can check (the archived
+    /// index keeps a checksum per entry). What is shown to the model goes through this.
+    fn verified(&self, id: u32) -> Option<(&str, &str)> {
+        Some((self.term(id)?, self.explanation(id)?))
+    }
 }
 
 impl<S: AsRef<str>> TermSource for [(S, S)] {
@@ -39,4 +44,161 @@ impl<S: AsRef<str>> TermSource for [(S, S)] {
     fn explanation(&self, id: u32) -> Option<&str> {
         self.get(id as usize).map(|(_, e)| e.as_ref())
     }
+}
+
+use std::time::{Duration, Instant};
+
+use automaton::ArchivedAutomaton;
+use fuzzy::ArchivedFuzzyIndex;
+
+/// The engines of one index, borrowed from wherever it lives (a mapped file or memory).
+pub struct Engines<'a, T: TermSource + ?Sized> {
+    pub automaton: &'a ArchivedAutomaton,
+    pub fuzzy: &'a ArchivedFuzzyIndex,
+    pub entries: &'a T,
+}
+
+/// How far to go beyond exact matching.
+#[derive(Debug, Clone)]
+pub enum Smart<'a> {
+    /// Exact hits only.
+    Off,
+    /// Exact hits and fuzzy candidates, without asking the model.
+    CandidatesOnly { threshold: f64 },
+    /// Exact hits, fuzzy candidates, and the model's verdict on them.
+    Confirm { threshold: f64, llm: llm::LlmRequest<'a> },
+}
+
+/// An entry of the glossary, as it is shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry<'a> {
+    pub id: u32,
+    pub term: &'a str,
+    pub explanation: &'a str,
+}
+
+/// A fuzzy candidate with the model's verdict: `Some(true/false)` when it answered, `None` when
+/// it was not asked or failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored<'a> {
+    pub entry: Entry<'a>,
+    pub score: f64,
+    pub confirmed: Option<bool>,
+}
+
+/// What the model said, for the debug log.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    NotAsked,
+    Answered,
+    Failed(String),
+}
+
+/// Everything one prompt matched, with the time each stage took.
+#[derive(Debug, Clone)]
+pub struct Outcome<'a> {
+    pub exact: Vec<Entry<'a>>,
+    pub candidates: Vec<Scored<'a>>,
+    pub verdict: Verdict,
+    pub exact_time: Duration,
+    pub fuzzy_time: Duration,
+    pub llm_time: Duration,
+}
+
+impl<'a> Outcome<'a> {
+    /// The hits to inject, in priority order: exact ones in glossary order, then the
+    /// model-confirmed candidates, also in glossary order (the score only decided which terms
+    /// were worth asking about). A term appears once: candidates are drawn only from terms
+    /// that did not hit exactly.
+    pub fn hits(&self) -> impl Iterator<Item = (&Entry<'a>, bool)> {
+        let exact = self.exact.iter().map(|e| (e, false));
+        let mut smart: Vec<&Entry<'a>> = self
+            .candidates
+            .iter()
+            .filter(|c| c.confirmed == Some(true))
+            .map(|c| &c.entry)
+            .collect();
+        smart.sort_by_key(|e| e.id);
+        exact.chain(smart.into_iter().map(|e| (e, true)))
+    }
+}
+
+/// Finds what `message` mentions.
+pub fn find<'a, T: TermSource + ?Sized>(
+    engines: &Engines<'a, T>,
+    message: &str,
+    smart: &Smart,
+) -> Outcome<'a> {
+    let started = Instant::now();
+    let exact = exact_hits(engines, message);
+    let exact_time = started.elapsed();
+    let mut outcome = Outcome {
+        exact,
+        candidates: Vec::new(),
+        verdict: Verdict::NotAsked,
+        exact_time,
+        fuzzy_time: Duration::ZERO,
+        llm_time: Duration::ZERO,
+    };
+    let threshold = match smart {
+        Smart::Off => return outcome,
+        Smart::CandidatesOnly { threshold } | Smart::Confirm { threshold, .. } => *threshold,
+    };
+    let started = Instant::now();
+    let exact_ids: Vec<u32> = outcome.exact.iter().map(|e| e.id).collect();
+    outcome.candidates = engines
+        .fuzzy
+        .candidates(engines.entries, message, threshold, &exact_ids)
+        .into_iter()
+        .filter_map(|c| {
+            let (term, explanation) = engines.entries.verified(c.id)?;
+            Some(Scored {
+                entry: Entry { id: c.id, term, explanation },
+                score: c.score,
+                confirmed: None,
+            })
+        })
+        .collect();
+    outcome.fuzzy_time = started.elapsed();
+    let Smart::Confirm { llm: request, .. } = smart else { return outcome };
+    if outcome.candidates.is_empty() {
+        return outcome;
+    }
+    let started = Instant::now();
+    let listed: Vec<(&str, &str)> =
+        outcome.candidates.iter().map(|c| (c.entry.term, c.entry.explanation)).collect();
+    match llm::confirm(request, &listed, message) {
+        Ok(relevant) => {
+            for (i, c) in outcome.candidates.iter_mut().enumerate() {
+                c.confirmed = Some(relevant.contains(&i));
+            }
+            outcome.verdict = Verdict::Answered;
+        }
+        Err(e) => outcome.verdict = Verdict::Failed(e.to_string()),
+    }
+    outcome.llm_time = started.elapsed();
+    outcome
+}
+
+/// Exact hits in glossary order. Each hit the automaton reports is checked against the
+/// message, so a damaged table can miss a term but never invent one.
+fn exact_hits<'a, T: TermSource + ?Sized>(
+    engines: &Engines<'a, T>,
+    message: &str,
+) -> Vec<Entry<'a>> {
+    let hay = message.as_bytes();
+    engines
+        .automaton
+        .find_all(hay)
+        .into_iter()
+        .filter_map(|(id, end)| {
+            let (term, explanation) = engines.entries.verified(id)?;
+            let start = end.checked_sub(term.len())?;
+            (hay.get(start..end) == Some(term.as_bytes())).then_some(Entry {
+                id,
+                term,
+                explanation,
+            })
+        })
+        .collect()
 }

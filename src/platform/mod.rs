@@ -1,1 +1,245 @@
-//! (being written)
+//! The assistants: what event each sends the hook, and what answer it expects.
+//!
+//! One mechanism serves every platform; what differs between them is data ([`Spec`]): the
+//! event fields holding the session, events that belong to another assistant, the shape of the
+//! output, and how the hook is registered ([`Registration`]) and where the assistant reads its
+//! global instructions ([`Rules`]). Each platform's module holds only its own [`Spec`];
+//! [`install`] applies the registration data, [`settings_file`] and [`instructions`] are the
+//! edits it makes.
+
+pub mod block;
+mod claude;
+mod codex;
+mod cursor;
+mod gemini;
+pub mod install;
+pub mod instructions;
+mod opencode;
+pub mod settings_file;
+
+use serde_json::Value;
+
+/// A supported assistant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Platform {
+    Claude,
+    Cursor,
+    OpenCode,
+    Codex,
+    Gemini,
+}
+
+/// How an assistant's answer is shaped on stdout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OutputShape {
+    /// `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`; nothing on no hit.
+    HookSpecific { event_name: &'static str },
+    /// Cursor: always a JSON object, `{"continue":true}` plus `additional_context` on a hit.
+    Cursor,
+    /// The block as plain text (the OpenCode plugin turns it into a message part).
+    Text,
+}
+
+/// What differs between platforms on the hook's path.
+#[derive(Debug)]
+pub struct Spec {
+    pub platform: Platform,
+    /// The name used on the command line (`tinylingo hook <name>`).
+    pub name: &'static str,
+    /// A human name for messages.
+    pub display: &'static str,
+    /// Event fields that may carry the session's id, first found wins.
+    pub session_fields: &'static [&'static str],
+    /// Event fields that show the event was sent by another assistant running this platform's
+    /// registration (`None`: the field's presence is enough; `Some(v)`: it must hold `v`). The
+    /// hook then stays silent, so that a prompt is not answered twice.
+    pub foreign_fields: &'static [(&'static str, Option<&'static str>)],
+    pub output: OutputShape,
+    /// The assistant's configuration folder, relative to the home folder. `install` with no
+    /// argument treats the assistant as installed when this folder exists.
+    pub config_dir: &'static str,
+    pub registration: Registration,
+    pub rules: Rules,
+    /// Printed after a successful install: what the user still has to do.
+    pub install_notes: &'static [&'static str],
+}
+
+/// How an assistant learns to run the hook.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Registration {
+    /// A command hook in a JSON file under `config_dir`.
+    Command {
+        file: &'static str,
+        /// The key under `hooks` whose array holds the entry.
+        event: &'static str,
+        entry: CommandEntry,
+    },
+    /// A JavaScript plugin file, `dir/file` under `config_dir`, that runs the hook itself.
+    Plugin {
+        dir: &'static str,
+        file: &'static str,
+        /// Folders the assistant also loads plugins from, where an older install may have put
+        /// ours; uninstall looks there too.
+        other_dirs: &'static [&'static str],
+    },
+}
+
+/// The fields of one command-hook entry, in the order they are written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommandEntry {
+    /// Wrap the handler in a `{"hooks": [handler]}` group (Claude Code's shape) instead of
+    /// listing it in the event array directly (Cursor's).
+    pub grouped: bool,
+    /// `"name": …` (Gemini CLI shows it in its hook list).
+    pub name: Option<&'static str>,
+    /// `"type": "command"`.
+    pub typed: bool,
+    /// `"timeout": …`, in the assistant's own unit (seconds for Claude Code and Codex,
+    /// milliseconds for Gemini CLI).
+    pub timeout: Option<u64>,
+    /// `"version": …` at the top of a file we create (Cursor's hooks.json needs it).
+    pub version: Option<u64>,
+}
+
+/// Where an assistant reads the user's global instructions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rules {
+    /// A Markdown file under `config_dir` that takes the instruction block.
+    File(&'static str),
+    /// No file: why, shown to the user instead.
+    Elsewhere(&'static str),
+}
+
+impl Platform {
+    pub const ALL: [Platform; 5] =
+        [Platform::Claude, Platform::Cursor, Platform::OpenCode, Platform::Codex, Platform::Gemini];
+
+    pub fn spec(self) -> &'static Spec {
+        match self {
+            Platform::Claude => &claude::SPEC,
+            Platform::Cursor => &cursor::SPEC,
+            Platform::OpenCode => &opencode::SPEC,
+            Platform::Codex => &codex::SPEC,
+            Platform::Gemini => &gemini::SPEC,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    pub fn from_name(name: &str) -> Option<Platform> {
+        Platform::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// The part of a hook event tinylingo uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub prompt: String,
+    pub session: Option<String>,
+}
+
+/// Why an event was not understood or not answered (the hook then stays silent).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EventProblem {
+    NotJson(String),
+    NoPrompt,
+    /// Another assistant sent it (see [`Spec::foreign_fields`]); that assistant's own
+    /// registration answers it.
+    Foreign(&'static str),
+}
+
+impl std::fmt::Display for EventProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EventProblem::NotJson(e) => write!(f, "event is not JSON: {e}"),
+            EventProblem::NoPrompt => f.write_str("event has no string \"prompt\""),
+            EventProblem::Foreign(field) => {
+                write!(f, "event carries \"{field}\": another assistant's, left to its own hook")
+            }
+        }
+    }
+}
+
+impl Spec {
+    /// Reads the event a platform wrote on the hook's stdin.
+    pub fn parse_event(&self, input: &[u8]) -> Result<Event, EventProblem> {
+        let value: Value =
+            serde_json::from_slice(input).map_err(|e| EventProblem::NotJson(e.to_string()))?;
+        if let Some(field) = self.foreign_field(&value) {
+            return Err(EventProblem::Foreign(field));
+        }
+        let prompt = match value.get("prompt") {
+            Some(Value::String(p)) => p.clone(),
+            _ => return Err(EventProblem::NoPrompt),
+        };
+        let session = self
+            .session_fields
+            .iter()
+            .find_map(|f| value.get(*f).and_then(Value::as_str))
+            .map(str::to_string);
+        Ok(Event { prompt, session })
+    }
+
+    /// The first of [`Spec::foreign_fields`] the event matches.
+    fn foreign_field(&self, event: &Value) -> Option<&'static str> {
+        self.foreign_fields.iter().find_map(|&(field, wanted)| {
+            let found = event.get(field)?;
+            match wanted {
+                None => Some(field),
+                Some(v) => (found.as_str() == Some(v)).then_some(field),
+            }
+        })
+    }
+
+    /// The command a JSON registration runs: the binary in the store's scripts folder, called
+    /// directly (no shell script or interpreter in between).
+    pub fn hook_command(&self, binary: &std::path::Path) -> String {
+        format!("{} hook {}", crate::error::shell_word(&binary.to_string_lossy()), self.name)
+    }
+
+    /// What to print for `context` (the rendered block, or `None` when nothing hit).
+    pub fn render_output(&self, context: Option<&str>) -> Option<String> {
+        match (self.output, context) {
+            (OutputShape::HookSpecific { event_name }, Some(ctx)) => Some(
+                serde_json::json!({
+                    "hookSpecificOutput": { "hookEventName": event_name, "additionalContext": ctx }
+                })
+                .to_string(),
+            ),
+            (OutputShape::HookSpecific { .. }, None) => None,
+            (OutputShape::Cursor, Some(ctx)) => {
+                Some(serde_json::json!({ "continue": true, "additional_context": ctx }).to_string())
+            }
+            (OutputShape::Cursor, None) => Some(r#"{"continue":true}"#.to_string()),
+            (OutputShape::Text, ctx) => ctx.map(str::to_string),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_stays_silent_for_cursors_events() {
+        let claude = Platform::Claude.spec();
+        let own = br#"{"hook_event_name":"UserPromptSubmit","prompt":"p","session_id":"s"}"#;
+        assert_eq!(claude.parse_event(own).unwrap().session.as_deref(), Some("s"));
+        for cursor in [
+            r#"{"hook_event_name":"beforeSubmitPrompt","prompt":"p"}"#,
+            r#"{"hook_event_name":"UserPromptSubmit","prompt":"p","cursor_version":"2.0.77"}"#,
+            r#"{"prompt":"p","conversation_id":"c"}"#,
+        ] {
+            let problem = claude.parse_event(cursor.as_bytes()).unwrap_err();
+            assert!(matches!(problem, EventProblem::Foreign(_)), "{cursor}");
+        }
+        // Cursor's own registration answers them.
+        let cursor = br#"{"hook_event_name":"beforeSubmitPrompt","prompt":"p","conversation_id":"c","cursor_version":"2.0.77"}"#;
+        assert_eq!(
+            Platform::Cursor.spec().parse_event(cursor).unwrap().session.as_deref(),
+            Some("c")
+        );
+    }
+}

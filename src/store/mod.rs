@@ -1,1 +1,96 @@
-//! (being written)
+//! The store: the files under `~/.config/tinylingo/` (or `$TINYLINGO_HOME`).
+//!
+//! * [`glossary`]: `glossary.json`, a flat `{ "term": "explanation" }` object in insertion
+//!   order, written exactly as the original Node tool writes it (`JSON.stringify(g, null, 2)`),
+//!   so either tool can read what the other wrote.
+//! * [`config`]: `config.json`, the user's settings; missing keys take defaults and keys we do
+//!   not know survive every rewrite.
+//! * [`files`]: the write discipline every file here follows: one exclusive lock around each
+//!   read-modify-write, and atomic replacement (temp file in the same folder, fsync, rename), so
+//!   a crash or a concurrent writer never leaves a half-written or lost entry.
+
+pub mod config;
+pub mod files;
+pub mod glossary;
+pub mod sessions;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+pub use config::Settings;
+pub use glossary::Glossary;
+
+/// The folder that holds everything tinylingo keeps, and the names of the files in it.
+#[derive(Debug, Clone)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// The store of this user: `$TINYLINGO_HOME` when set and not empty, else
+    /// `$HOME/.config/tinylingo`.
+    pub fn locate() -> Result<Store> {
+        if let Some(dir) = std::env::var_os("TINYLINGO_HOME").filter(|d| !d.is_empty()) {
+            return Ok(Store::at(dir));
+        }
+        let home = home_dir().ok_or_else(|| {
+            Error::bad_input(
+                "cannot find the home folder: HOME is not set",
+                Some("set HOME, or TINYLINGO_HOME to the folder tinylingo should use".into()),
+            )
+        })?;
+        Ok(Store::at(home.join(".config").join("tinylingo")))
+    }
+
+    /// A store in an explicit folder (tests, benches).
+    pub fn at(dir: impl Into<PathBuf>) -> Store {
+        Store { dir: dir.into() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+    pub fn glossary_path(&self) -> PathBuf {
+        self.dir.join("glossary.json")
+    }
+    pub fn config_path(&self) -> PathBuf {
+        self.dir.join("config.json")
+    }
+    /// The precompiled index the hook maps (see [`crate::index`]).
+    pub fn index_path(&self) -> PathBuf {
+        self.dir.join("glossary.index")
+    }
+    /// The lock file every read-modify-write of this folder holds exclusively.
+    pub fn lock_path(&self) -> PathBuf {
+        self.dir.join(".lock")
+    }
+    pub fn debug_log_path(&self) -> PathBuf {
+        self.dir.join("debug.log")
+    }
+    /// What the assistants' hook registrations point at.
+    pub fn scripts_dir(&self) -> PathBuf {
+        self.dir.join("scripts")
+    }
+
+    /// Creates the folder when it is missing.
+    pub fn ensure_dir(&self) -> Result<()> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, "create folder", e))
+    }
+
+    /// Takes the store's exclusive lock, waiting for any other writer to finish.
+    pub fn lock(&self) -> Result<files::StoreLock> {
+        self.ensure_dir()?;
+        files::StoreLock::acquire(&self.lock_path())
+    }
+
+    /// Takes the lock only when nobody holds it (the hook never waits on a running `record`).
+    pub fn try_lock(&self) -> Option<files::StoreLock> {
+        files::StoreLock::try_acquire(&self.lock_path())
+    }
+}
+
+/// The user's home folder, from `HOME`.
+pub fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+}

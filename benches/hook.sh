@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Whole-process benchmark: the hook (exact matching, as a fresh process per prompt, the way an
+# assistant runs it) against a no-op Rust binary that only reads stdin, side by side in one
+# run, at several glossary sizes. Also measures the hook's peak RSS, `record` on that glossary,
+# and the index size against glossary.json.
+#
+# Usage:  benches/hook.sh [terms…]          (default: 1000 10000 100000)
+# Env:    RUNS=N            runs per command and size (default 300)
+#         RECORD_RUNS=N     timed `record` runs per size (default 11)
+#         HOOKBENCH_GATE=R  fail (exit 3) when a hook/no-op ratio exceeds R
+#         DEDUPE=1          measure with inject.dedupe on
+#
+# Quote the ratios and medians: absolute times drift on shared machines, ratios measured in
+# one run do not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000)
+runs=${RUNS:-300}
+record_runs=${RECORD_RUNS:-11}
+
+cargo build --release --quiet --bin tinylingo --example noop --example synth --example hookbench
+bin=target/release/tinylingo
+noop=target/release/examples/noop
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+printf '%-9s %s\n' terms "hook vs no-op (medians), peak RSS, record median, index/glossary size"
+for n in "${sizes[@]}"; do
+  store="$work/store-$n"
+  mkdir -p "$store"
+  target/release/examples/synth "$n" "$store" --event "$work/event.json"
+  export TINYLINGO_HOME="$store"
+  if [ "${DEDUPE:-0}" = 1 ]; then "$bin" config inject.dedupe true 2>/dev/null; fi
+  # The benchmark is only meaningful if the hook really answers from the mapped index.
+  out=$("$bin" hook claude <"$work/event.json")
+  case "$out" in *TinyLingo*) ;; *) echo "hook gave no block at $n terms: $out" >&2; exit 1 ;; esac
+  ratio_line=$(target/release/examples/hookbench "$runs" "$work/event.json" "$noop" -- "$bin" hook claude)
+  rss_kib=$(/usr/bin/time -f %M "$bin" hook claude <"$work/event.json" 2>&1 >/dev/null | tail -n 1)
+  rec_ms=$(for i in $(seq "$record_runs"); do
+    s=$(date +%s%N)
+    "$bin" record --force "bench term" "explanation number $i" 2>/dev/null
+    e=$(date +%s%N)
+    echo $(( (e - s) / 1000 ))
+  done | median)
+  gsize=$(stat -c %s "$store/glossary.json")
+  isize=$(stat -c %s "$store/glossary.index")
+  printf '%-9s %s\n' "$n" "$ratio_line"
+  printf '%-9s peak RSS %s KiB   record %s.%03d ms   index %s B / glossary %s B = %s\n' "" \
+    "$rss_kib" $((rec_ms / 1000)) $((rec_ms % 1000)) "$isize" "$gsize" \
+    "$(awk -v a="$isize" -v b="$gsize" 'BEGIN { printf "%.2f×", a / b }')"
+done

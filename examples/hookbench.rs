@@ -1,0 +1,78 @@
+//! Whole-process timing, for `benches/hook.sh`: runs two commands alternately with the same
+//! file on stdin, and prints the median wall time of each and the ratio of the medians.
+//!
+//! Alternating (A B B A A B …) rather than running all of A then all of B means both commands
+//! see the same machine: on a shared, noisy machine, drift hits both equally, and the ratio
+//! stays meaningful even when absolute times wander.
+//!
+//! Usage: hookbench <runs> <stdin-file> <baseline-cmd> -- <measured-cmd> [args…]
+//! Exits 3 when the ratio exceeds `$HOOKBENCH_GATE` (if set).
+
+use std::fs::File;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let split = args.iter().position(|a| a == "--");
+    let (Some(runs), Some(input), Some(split)) =
+        (args.first().and_then(|r| r.parse::<usize>().ok()), args.get(1), split)
+    else {
+        eprintln!("usage: hookbench <runs> <stdin-file> <baseline-cmd> -- <measured-cmd> [args…]");
+        std::process::exit(2);
+    };
+    let baseline = &args[2..split];
+    let measured = &args[split + 1..];
+    let warmup = (runs / 10).max(5);
+    let mut a = Vec::with_capacity(runs);
+    let mut b = Vec::with_capacity(runs);
+    for i in 0..warmup + runs {
+        // ABBA order: neither command always runs right after the other.
+        let (first_a, keep) = (i % 2 == 0, i >= warmup);
+        let (ta, tb) = if first_a {
+            let ta = time(baseline, input);
+            (ta, time(measured, input))
+        } else {
+            let tb = time(measured, input);
+            (time(baseline, input), tb)
+        };
+        if keep {
+            a.push(ta);
+            b.push(tb);
+        }
+    }
+    let (ma, mb) = (median(&mut a), median(&mut b));
+    let ratio = mb.as_secs_f64() / ma.as_secs_f64();
+    println!(
+        "baseline median {:>8.1} µs   measured median {:>8.1} µs   ratio {:.3}   ({runs} runs each)",
+        ma.as_secs_f64() * 1e6,
+        mb.as_secs_f64() * 1e6,
+        ratio
+    );
+    if let Some(gate) = std::env::var("HOOKBENCH_GATE").ok().and_then(|g| g.parse::<f64>().ok()) {
+        if ratio > gate {
+            eprintln!("hookbench: ratio {ratio:.3} exceeds the gate {gate}");
+            std::process::exit(3);
+        }
+    }
+}
+
+fn time(cmd: &[String], input: &str) -> Duration {
+    let stdin = File::open(input).expect("open the stdin file");
+    let started = Instant::now();
+    let status = Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .stdin(Stdio::from(stdin))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run the command");
+    let took = started.elapsed();
+    assert!(status.success(), "{cmd:?} failed: {status}");
+    took
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}

@@ -1,0 +1,50 @@
+//! Exact matching: the automaton, searched in its archived form, against the definition
+//! (`{t : prompt.contains(t)}` in glossary order), both on its own (raw byte terms, duplicates
+//! and empty terms allowed) and through the whole index the hook uses (glossary → archive →
+//! `matching::find`).
+//!
+//! Input: mode byte (bit 0: small alphabet), then the prompt, then terms, split on 0xFF.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tinylingo::index;
+use tinylingo::matching::automaton::{ArchivedAutomaton, Automaton};
+use tinylingo::matching::{self, Engines, Smart};
+use tinylingo::store::{Glossary, Settings};
+use tinylingo_fuzz::{split, substring_hits, text};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((mode, parts)) = split(data) else { return };
+    let small = mode & 1 == 1;
+    let prompt = text(parts[0], small);
+    let terms: Vec<String> = parts[1..].iter().take(200).map(|p| text(p, small)).collect();
+
+    // The automaton alone.
+    let t: Vec<&[u8]> = terms.iter().map(|s| s.as_bytes()).collect();
+    let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&Automaton::build(&t)).unwrap();
+    let arch = rkyv::access::<ArchivedAutomaton, rkyv::rancor::Error>(&bytes).unwrap();
+    let hay = prompt.as_bytes();
+    let found = arch.find_all(hay);
+    for &(id, end) in &found {
+        let term = t[id as usize];
+        assert!(end >= term.len() && &hay[end - term.len()..end] == term, "bad position");
+    }
+    let ids: Vec<u32> = found.iter().map(|&(id, _)| id).collect();
+    assert_eq!(ids, substring_hits(&t, hay), "automaton vs definition, prompt {prompt:?}");
+
+    // The whole index: a glossary (one entry per term, as glossary.json holds them).
+    let glossary: Glossary =
+        terms.iter().enumerate().map(|(i, t)| (t.clone(), format!("explanation {i}"))).collect();
+    let archive = index::build_archive(&glossary, &Settings::default());
+    let data = index::access(&archive).expect("a fresh archive validates");
+    let engines =
+        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
+    let outcome = matching::find(&engines, &prompt, &Smart::Off);
+    let got: Vec<(&str, &str)> = outcome.exact.iter().map(|e| (e.term, e.explanation)).collect();
+    let g_terms: Vec<&[u8]> = glossary.terms().map(str::as_bytes).collect();
+    let want: Vec<(&str, &str)> = substring_hits(&g_terms, hay)
+        .into_iter()
+        .map(|i| glossary.iter().nth(i as usize).unwrap())
+        .collect();
+    assert_eq!(got, want, "index vs definition, prompt {prompt:?}");
+});

@@ -1,0 +1,33 @@
+//! Claude Code: a `UserPromptSubmit` command hook in `~/.claude/settings.json`, instructions in
+//! `~/.claude/CLAUDE.md`.
+use super::{CommandEntry, OutputShape, Platform, Registration, Rules, Spec};
+
+/// A `{"hooks": [{"type": "command", "command": …, "timeout": 10}]}` group; the timeout is in
+/// seconds. Codex CLI reads the same format.
+pub(super) const ENTRY: CommandEntry =
+    CommandEntry { grouped: true, name: None, typed: true, timeout: Some(10), version: None };
+
+pub(super) const SPEC: Spec = Spec {
+    platform: Platform::Claude,
+    name: "claude",
+    display: "Claude Code",
+    session_fields: &["session_id"],
+    // Cursor runs the hooks in ~/.claude/settings.json too ("third-party hooks"), with its own
+    // event: `hook_event_name` "beforeSubmitPrompt", `conversation_id`, `cursor_version`. Claude
+    // Code sends none of these. Cursor's prompts are answered by the Cursor registration, so
+    // this one stays silent for them and a prompt never gets the block twice.
+    foreign_fields: &[
+        ("hook_event_name", Some("beforeSubmitPrompt")),
+        ("cursor_version", None),
+        ("conversation_id", None),
+    ],
+    output: OutputShape::HookSpecific { event_name: "UserPromptSubmit" },
+    config_dir: ".claude",
+    registration: Registration::Command {
+        file: "settings.json",
+        event: "UserPromptSubmit",
+        entry: ENTRY,
+    },
+    rules: Rules::File("CLAUDE.md"),
+    install_notes: &[],
+};

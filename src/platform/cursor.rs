@@ -1,0 +1,28 @@
+//! Cursor: a `beforeSubmitPrompt` hook in `~/.cursor/hooks.json`; stdout is always JSON.
+use super::{CommandEntry, OutputShape, Platform, Registration, Rules, Spec};
+
+pub(super) const SPEC: Spec = Spec {
+    platform: Platform::Cursor,
+    name: "cursor",
+    display: "Cursor",
+    session_fields: &["conversation_id", "session_id"],
+    foreign_fields: &[],
+    output: OutputShape::Cursor,
+    config_dir: ".cursor",
+    registration: Registration::Command {
+        file: "hooks.json",
+        event: "beforeSubmitPrompt",
+        entry: CommandEntry {
+            grouped: false,
+            name: None,
+            typed: false,
+            timeout: None,
+            version: Some(1),
+        },
+    },
+    rules: Rules::Elsewhere(
+        "Cursor keeps user rules in its app settings (Settings → Rules), not in a file: \
+         nothing written; paste the TinyLingo instructions there if you want them",
+    ),
+    install_notes: &[],
+};

@@ -1,0 +1,22 @@
+//! OpenCode: a JS plugin runs `tinylingo hook opencode` and adds the block as a message part;
+//! instructions in `~/.config/opencode/AGENTS.md`.
+use super::{OutputShape, Platform, Registration, Rules, Spec};
+
+pub(super) const SPEC: Spec = Spec {
+    platform: Platform::OpenCode,
+    name: "opencode",
+    display: "OpenCode",
+    session_fields: &["sessionID", "session_id"],
+    foreign_fields: &[],
+    output: OutputShape::Text,
+    config_dir: ".config/opencode",
+    // OpenCode loads `{plugin,plugins}/*.{ts,js}` from its config folder; its current docs name
+    // `plugins/`, older ones `plugin/`.
+    registration: Registration::Plugin {
+        dir: "plugins",
+        file: "tinylingo.js",
+        other_dirs: &["plugin"],
+    },
+    rules: Rules::File("AGENTS.md"),
+    install_notes: &[],
+};

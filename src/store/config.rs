@@ -1,0 +1,410 @@
+//! `config.json`: the user's settings.
+//!
+//! The file is kept as the user wrote it (a JSON object, unknown keys and their order
+//! included); [`Settings`] is the typed, validated view with defaults filled in. Only the keys
+//! in [`KNOWN_KEYS`] can be set from the command line, each checked against its kind.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::files::{json_error, read_if_exists, write_atomic};
+use super::glossary::pretty_json;
+use super::Store;
+use crate::error::{Error, Result};
+
+/// Everything the hook needs to know about the user's settings. Archived into the index so the
+/// hook never parses `config.json`.
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub debug: bool,
+    pub smart: SmartSettings,
+    pub inject: InjectSettings,
+}
+
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
+pub struct SmartSettings {
+    pub enabled: bool,
+    pub endpoint: String,
+    pub model: String,
+    pub fuzzy_threshold: f64,
+    pub api_key: String,
+    pub timeout_ms: u64,
+    pub prompt: String,
+}
+
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
+pub struct InjectSettings {
+    /// The most characters the injected text may take, wrapper included.
+    pub max_chars: u32,
+    /// Leave out terms injected in the same session within the last `repeat_after` prompts.
+    pub dedupe: bool,
+    pub repeat_after: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            debug: false,
+            smart: SmartSettings {
+                enabled: false,
+                endpoint: "http://127.0.0.1:1234/v1/chat/completions".into(),
+                model: "qwen3-0.6b".into(),
+                fuzzy_threshold: 0.2,
+                api_key: String::new(),
+                timeout_ms: 3000,
+                prompt: crate::matching::llm::DEFAULT_PROMPT.into(),
+            },
+            inject: InjectSettings { max_chars: 4000, dedupe: false, repeat_after: 20 },
+        }
+    }
+}
+
+/// What a known key holds, and so how a value given on the command line is checked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Bool,
+    /// Any text (possibly empty).
+    Text,
+    /// Non-empty text.
+    Name,
+    /// An `http://` URL. (`https://` is refused: the build carries no TLS, because the
+    /// endpoint is a local model server, and a setting that can never work should fail here,
+    /// not silently in every hook run.)
+    Url,
+    /// A number in an inclusive range.
+    Number(f64, f64),
+    /// A whole number in an inclusive range.
+    Integer(u64, u64),
+    /// A prompt template that must contain `{candidates}` and `{message}`.
+    Template,
+}
+
+/// The keys `config <key> <value>` accepts, with their kinds.
+const KNOWN: &[(&str, Kind)] = &[
+    ("debug", Kind::Bool),
+    ("smart.enabled", Kind::Bool),
+    ("smart.endpoint", Kind::Url),
+    ("smart.model", Kind::Name),
+    ("smart.fuzzyThreshold", Kind::Number(0.0, 1.0)),
+    ("smart.apiKey", Kind::Text),
+    ("smart.timeoutMs", Kind::Integer(1, 600_000)),
+    ("smart.prompt", Kind::Template),
+    ("inject.maxChars", Kind::Integer(100, 10_000)),
+    ("inject.dedupe", Kind::Bool),
+    ("inject.repeatAfter", Kind::Integer(1, 1_000_000)),
+];
+
+/// The dotted names of every key that can be set.
+pub fn known_keys() -> impl Iterator<Item = &'static str> {
+    KNOWN.iter().map(|(k, _)| *k)
+}
+
+fn kind_of(key: &str) -> Option<Kind> {
+    KNOWN.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind)
+}
+
+/// The config file as the user wrote it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Config {
+    raw: Map<String, Value>,
+}
+
+impl Config {
+    /// Reads `config.json`; a missing or blank file is an empty config (all defaults).
+    pub fn load(store: &Store) -> Result<Config> {
+        let path = store.config_path();
+        match read_if_exists(&path)? {
+            Some(bytes) => Config::parse(&path, &bytes),
+            None => Ok(Config::default()),
+        }
+    }
+
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Config> {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Config::default());
+        }
+        let raw: Map<String, Value> = serde_json::from_slice(bytes)
+            .map_err(|e| json_error(path, bytes, &e, "a JSON object"))?;
+        Ok(Config { raw })
+    }
+
+    pub fn save(&self, store: &Store) -> Result<()> {
+        store.ensure_dir()?;
+        let mut text = pretty_json(&self.raw);
+        text.push('\n');
+        write_atomic(&store.config_path(), text.as_bytes())
+    }
+
+    /// The settings in force, and a warning for each value in the file that is of the wrong
+    /// kind or out of range (such a value is ignored and its default used).
+    pub fn settings(&self) -> (Settings, Vec<String>) {
+        let mut s = Settings::default();
+        let mut warnings = Vec::new();
+        for (key, kind) in KNOWN {
+            let Some(value) = lookup(&self.raw, key) else { continue };
+            match check(key, *kind, value) {
+                Ok(()) => apply(&mut s, key, value),
+                Err(e) => warnings.push(format!("config.json: {e}; using the default")),
+            }
+        }
+        (s, warnings)
+    }
+
+    /// The effective configuration: the defaults, overlaid with the file (unknown keys kept).
+    pub fn effective(&self) -> Value {
+        let mut merged = defaults_json();
+        overlay(&mut merged, &Value::Object(self.raw.clone()));
+        merged
+    }
+
+    /// One value of the effective configuration, by dotted path.
+    pub fn get(&self, key: &str) -> Result<Value> {
+        let effective = self.effective();
+        let mut at = &effective;
+        for part in key.split('.') {
+            at = at.get(part).ok_or_else(|| unknown_key(key, false))?;
+        }
+        Ok(at.clone())
+    }
+
+    /// Sets a known key from its command-line text: `true`/`false` are booleans, numbers are
+    /// numbers, anything else is text (text keys take the words as given).
+    pub fn set(&mut self, key: &str, text: &str) -> Result<()> {
+        let kind = kind_of(key).ok_or_else(|| unknown_key(key, true))?;
+        let value = match kind {
+            Kind::Text | Kind::Name | Kind::Url | Kind::Template => Value::String(text.into()),
+            _ => typed_value(text),
+        };
+        check(key, kind, &value).map_err(|problem| {
+            Error::bad_input(
+                problem,
+                Some(format!("example: tinylingo config {key} {}", example(kind))),
+            )
+        })?;
+        let mut parts = key.split('.').peekable();
+        let mut map = &mut self.raw;
+        while let Some(part) = parts.next() {
+            if parts.peek().is_none() {
+                map.insert(part.to_string(), value);
+                break;
+            }
+            let slot = map.entry(part.to_string()).or_insert_with(|| Value::Object(Map::new()));
+            if !slot.is_object() {
+                return Err(Error::bad_input(
+                    format!("config.json has \"{part}\" as a {}, not an object", json_kind(slot)),
+                    Some("fix config.json by hand".into()),
+                ));
+            }
+            map = slot.as_object_mut().expect("checked just above");
+        }
+        Ok(())
+    }
+}
+
+/// `true`/`false` → bool, a number → number, else text.
+fn typed_value(text: &str) -> Value {
+    match text {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => match text.parse::<serde_json::Number>() {
+            Ok(n) => Value::Number(n),
+            Err(_) => Value::String(text.into()),
+        },
+    }
+}
+
+fn check(key: &str, kind: Kind, value: &Value) -> std::result::Result<(), String> {
+    let bad = |what: &str| format!("{key} must be {what}, not {}", short(value));
+    match kind {
+        Kind::Bool if value.is_boolean() => Ok(()),
+        Kind::Bool => Err(bad("true or false")),
+        Kind::Text if value.is_string() => Ok(()),
+        Kind::Text => Err(bad("text")),
+        Kind::Name => match value.as_str() {
+            Some(s) if !s.trim().is_empty() => Ok(()),
+            _ => Err(bad("non-empty text")),
+        },
+        Kind::Url => match value.as_str() {
+            Some(s) if is_http_url(s) => Ok(()),
+            Some(s) if s.to_ascii_lowercase().starts_with("https://") => Err(format!(
+                "{key} must be an http:// URL: https is not supported (tinylingo talks to a \
+                 local model server over plain HTTP)"
+            )),
+            _ => Err(bad("an http:// URL")),
+        },
+        Kind::Number(lo, hi) => match value.as_f64() {
+            Some(n) if (lo..=hi).contains(&n) => Ok(()),
+            _ => Err(bad(&format!("a number from {lo} to {hi}"))),
+        },
+        Kind::Integer(lo, hi) => match value.as_u64() {
+            Some(n) if (lo..=hi).contains(&n) => Ok(()),
+            _ => Err(bad(&format!("a whole number from {lo} to {hi}"))),
+        },
+        Kind::Template => match value.as_str() {
+            Some(s) if s.contains("{candidates}") && s.contains("{message}") => Ok(()),
+            _ => Err(bad("a prompt containing {candidates} and {message}")),
+        },
+    }
+}
+
+fn is_http_url(s: &str) -> bool {
+    let rest = s.strip_prefix("http://");
+    matches!(rest, Some(r) if !r.is_empty() && !r.starts_with('/') && !r.contains(char::is_whitespace))
+}
+
+fn apply(s: &mut Settings, key: &str, v: &Value) {
+    let text = || v.as_str().unwrap_or_default().to_string();
+    let int = || v.as_u64().unwrap_or_default();
+    match key {
+        "debug" => s.debug = v.as_bool().unwrap_or_default(),
+        "smart.enabled" => s.smart.enabled = v.as_bool().unwrap_or_default(),
+        "smart.endpoint" => s.smart.endpoint = text(),
+        "smart.model" => s.smart.model = text(),
+        "smart.fuzzyThreshold" => s.smart.fuzzy_threshold = v.as_f64().unwrap_or_default(),
+        "smart.apiKey" => s.smart.api_key = text(),
+        "smart.timeoutMs" => s.smart.timeout_ms = int(),
+        "smart.prompt" => s.smart.prompt = text(),
+        "inject.maxChars" => s.inject.max_chars = int() as u32,
+        "inject.dedupe" => s.inject.dedupe = v.as_bool().unwrap_or_default(),
+        "inject.repeatAfter" => s.inject.repeat_after = int() as u32,
+        _ => {}
+    }
+}
+
+fn defaults_json() -> Value {
+    let d = Settings::default();
+    serde_json::json!({
+        "debug": d.debug,
+        "smart": {
+            "enabled": d.smart.enabled,
+            "endpoint": d.smart.endpoint,
+            "model": d.smart.model,
+            "fuzzyThreshold": d.smart.fuzzy_threshold,
+            "apiKey": d.smart.api_key,
+            "timeoutMs": d.smart.timeout_ms,
+            "prompt": d.smart.prompt,
+        },
+        "inject": {
+            "maxChars": d.inject.max_chars,
+            "dedupe": d.inject.dedupe,
+            "repeatAfter": d.inject.repeat_after,
+        },
+    })
+}
+
+/// Deep merge: objects merge key by key, anything else in `top` replaces what is below.
+fn overlay(base: &mut Value, top: &Value) {
+    match (base, top) {
+        (Value::Object(b), Value::Object(t)) => {
+            for (k, v) in t {
+                match b.get_mut(k) {
+                    Some(slot) => overlay(slot, v),
+                    None => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (b, t) => *b = t.clone(),
+    }
+}
+
+fn lookup<'a>(raw: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    let (first, rest) = match key.split_once('.') {
+        Some((a, b)) => (a, Some(b)),
+        None => (key, None),
+    };
+    let v = raw.get(first)?;
+    match rest {
+        None => Some(v),
+        Some(rest) => lookup(v.as_object()?, rest),
+    }
+}
+
+fn unknown_key(key: &str, for_set: bool) -> Error {
+    let list = known_keys().collect::<Vec<_>>().join(", ");
+    let problem = format!("unknown config key \"{key}\"");
+    let hint = Some(format!("known keys: {list}"));
+    if for_set {
+        Error::bad_input(problem, hint)
+    } else {
+        Error::NotFound { problem, hint }
+    }
+}
+
+fn example(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Bool => "true",
+        Kind::Text | Kind::Name => "qwen3-0.6b",
+        Kind::Url => "http://127.0.0.1:1234/v1/chat/completions",
+        Kind::Number(..) => "0.2",
+        Kind::Integer(..) => "3000",
+        Kind::Template => "\"… {candidates} … {message} …\"",
+    }
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_types_values_and_keeps_unknown_keys() {
+        let mut c = Config::parse(Path::new("c"), br#"{"mine": 1, "smart": {"x": true}}"#).unwrap();
+        c.set("smart.enabled", "true").unwrap();
+        c.set("smart.fuzzyThreshold", "0.35").unwrap();
+        c.set("smart.model", "123").unwrap();
+        let v = Value::Object(c.raw.clone());
+        assert_eq!(v["mine"], 1);
+        assert_eq!(v["smart"]["x"], true);
+        assert_eq!(v["smart"]["enabled"], true);
+        assert_eq!(v["smart"]["fuzzyThreshold"], 0.35);
+        assert_eq!(v["smart"]["model"], "123");
+        let (s, warnings) = c.settings();
+        assert!(warnings.is_empty());
+        assert!(s.smart.enabled);
+        assert_eq!(s.smart.fuzzy_threshold, 0.35);
+    }
+
+    #[test]
+    fn set_refuses_bad_values_and_unknown_keys() {
+        let mut c = Config::default();
+        assert!(c.set("smart.enabled", "yes").is_err());
+        assert!(c.set("smart.fuzzyThreshold", "1.5").is_err());
+        assert!(c.set("smart.timeoutMs", "0").is_err());
+        assert!(c.set("smart.timeoutMs", "2.5").is_err());
+        assert!(c.set("smart.endpoint", "localhost:1234").is_err());
+        assert!(c.set("smart.nope", "1").is_err());
+        assert_eq!(c, Config::default());
+    }
+
+    #[test]
+    fn wrong_values_in_the_file_fall_back_to_defaults_with_a_warning() {
+        let c = Config::parse(Path::new("c"), br#"{"smart": {"enabled": "yes", "timeoutMs": 5}}"#)
+            .unwrap();
+        let (s, warnings) = c.settings();
+        assert!(!s.smart.enabled);
+        assert_eq!(s.smart.timeout_ms, 5);
+        assert_eq!(warnings.len(), 1);
+    }
+}

@@ -1,0 +1,163 @@
+//! Locking and atomic replacement of files.
+//!
+//! The discipline is git's and SQLite's: a reader sees either the old file or the new one,
+//! never a mix, because a new version is written in full to a temporary file in the same
+//! folder, flushed to disk, and renamed over the old one (rename within one file system is
+//! atomic). Writers serialise on an advisory lock held on a separate lock file, which the
+//! kernel releases when the process dies, so a killed writer never blocks the next one.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// An exclusive advisory lock on the store, released on drop or when the process exits.
+#[derive(Debug)]
+pub struct StoreLock {
+    _file: File,
+}
+
+impl StoreLock {
+    pub fn acquire(path: &Path) -> Result<StoreLock> {
+        let file = open_lock_file(path).map_err(|e| Error::io(path, "open lock file", e))?;
+        file.lock().map_err(|e| Error::io(path, "lock", e))?;
+        Ok(StoreLock { _file: file })
+    }
+
+    pub fn try_acquire(path: &Path) -> Option<StoreLock> {
+        let file = open_lock_file(path).ok()?;
+        file.try_lock().ok()?;
+        Some(StoreLock { _file: file })
+    }
+}
+
+fn open_lock_file(path: &Path) -> io::Result<File> {
+    OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)
+}
+
+/// Replaces `path` with `contents` atomically: a reader or a crash sees the old content or the
+/// new, complete content, never a part.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    write_atomic_in_pieces(path, contents, usize::MAX)
+}
+
+/// [`write_atomic`], handing the data to the kernel `piece` bytes at a time.
+///
+/// Why this matters for a file that is mapped later: the page cache keeps a file in folios
+/// sized by the writes that filled it, and a page fault on a mapping maps the whole folio.
+/// Written in one large call, the index sits in folios of up to 2 MiB, and each lookup the hook
+/// makes would add megabytes to its resident set; written a page at a time, a lookup adds only
+/// the kernel's fault-around window.
+pub fn write_atomic_in_pieces(path: &Path, contents: &[u8], piece: usize) -> Result<()> {
+    // A symbolic link (a dotfiles setup) is written through: the file it points at is replaced
+    // and the link stays. Renaming over the link would turn it into a plain file, and the
+    // dotfiles copy would silently stop receiving changes.
+    let resolved = fs::symlink_metadata(path)
+        .is_ok_and(|m| m.file_type().is_symlink())
+        .then(|| fs::canonicalize(path).ok())
+        .flatten();
+    let target = resolved.as_deref().unwrap_or(path);
+    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let tmp = temp_path(target);
+    let written = (|| -> io::Result<()> {
+        let create = || OpenOptions::new().write(true).create_new(true).open(&tmp);
+        let mut file = match create() {
+            // The name carries our pid and a per-process counter, so a file already there was
+            // left by a dead process that had our pid (killed mid-write): stale, not a rival.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                fs::remove_file(&tmp)?;
+                create()?
+            }
+            other => other?,
+        };
+        // Keep the permissions of the file we replace (a user may have made it private).
+        if let Ok(meta) = fs::metadata(target) {
+            let _ = file.set_permissions(meta.permissions());
+        }
+        for chunk in contents.chunks(piece.max(1)) {
+            file.write_all(chunk)?;
+        }
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, target)?;
+        // The rename itself must reach the disk too, or a power cut may undo it.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(Error::io(path, "write", e));
+    }
+    Ok(())
+}
+
+/// A temporary name next to `path`, unique to this process and call.
+fn temp_path(path: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
+}
+
+/// Reads a file, `Ok(None)` when it does not exist.
+pub fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path, "read", e)),
+    }
+}
+
+/// Turns a serde_json error into our error, naming the file and the line. `expected` says what
+/// the file should hold, for errors where the JSON is valid but of the wrong shape.
+pub fn json_error(path: &Path, bytes: &[u8], e: &serde_json::Error, expected: &str) -> Error {
+    // serde_json's message ends with " at line L column C"; we report the line on its own.
+    let msg = e.to_string();
+    let detail = match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    };
+    let problem = match e.classify() {
+        serde_json::error::Category::Data => format!("{detail} (expected {expected})"),
+        _ => format!("not valid JSON: {detail}"),
+    };
+    let mut line = (e.line() > 0).then_some(e.line());
+    if detail.starts_with("trailing comma") {
+        // serde_json points at the bracket after the comma; a person looks for the comma.
+        line = line.map(|l| line_of_comma_before(bytes, l, e.column()));
+    }
+    Error::BadFile { path: path.to_path_buf(), line, problem }
+}
+
+/// The line of the last non-blank byte before (line, column), both 1-based.
+fn line_of_comma_before(bytes: &[u8], line: usize, column: usize) -> usize {
+    let line_start = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(line.saturating_sub(2))
+        .map_or(0, |(i, _)| i + 1);
+    let at = if line == 1 { 0 } else { line_start } + column.saturating_sub(1);
+    let before = &bytes[..at.min(bytes.len())];
+    match before.iter().rposition(|b| !b.is_ascii_whitespace()) {
+        Some(i) => 1 + before[..i].iter().filter(|&&b| b == b'\n').count(),
+        None => line,
+    }
+}
+
+/// Appends to a log file; when the file has grown past `cap` bytes, its older half is dropped
+/// first (whole lines), so the log never grows without bound.
+pub fn append_capped(path: &Path, line: &[u8], cap: u64) -> io::Result<()> {
+    if fs::metadata(path).map(|m| m.len() > cap).unwrap_or(false) {
+        let old = fs::read(path)?;
+        let half = old.len() / 2;
+        let cut = old[half..].iter().position(|&b| b == b'\n').map_or(old.len(), |i| half + i + 1);
+        let _ = write_atomic(path, &old[cut..]);
+    }
+    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    file.write_all(line)
+}
