@@ -250,13 +250,43 @@ impl FuzzyIndex {
     pub fn build<T: TermSource + ?Sized>(terms: &T) -> FuzzyIndex {
         let n = terms.len();
         let mut term_kind = Vec::with_capacity(n);
-        // Blocks hold bigram keys first; they become ids once every frequency is known.
         let mut term_block: Vec<u32> = Vec::with_capacity(n + 1);
-        let mut block_keys: Vec<u64> = Vec::with_capacity(n.saturating_mul(10));
         let mut singles: Vec<(u32, u32)> = Vec::new();
+        // Blocks first hold temporary bigram ids (in order of first appearance); they become
+        // final ids once every bigram's frequency is known. Lowercased ASCII bigrams (7 + 7
+        // bits) go through a direct table, the others through a hash table.
+        let mut blocks: Vec<u32> = Vec::with_capacity(n.saturating_mul(10));
+        let mut tmp_of = KeyMap::default();
+        tmp_of.reserve(1 << 12);
+        let mut ascii_tmp = vec![u32::MAX; 1 << 14];
+        let mut tmp_keys: Vec<u64> = Vec::new();
+        let mut df: Vec<u32> = Vec::new();
+        let mut last_term: Vec<u32> = Vec::new();
+        let mut add = |key: u64, ascii: Option<usize>, id: u32, blocks: &mut Vec<u32>| {
+            let next = tmp_keys.len() as u32;
+            let (t, new) = match ascii {
+                Some(a) if ascii_tmp[a] != u32::MAX => (ascii_tmp[a], false),
+                Some(a) => {
+                    ascii_tmp[a] = next;
+                    (next, true)
+                }
+                None => tmp_of.get_or_insert(key, next),
+            };
+            if new {
+                tmp_keys.push(key);
+                df.push(0);
+                last_term.push(u32::MAX);
+            }
+            // Count each term once per bigram.
+            if last_term[t as usize] != id {
+                last_term[t as usize] = id;
+                df[t as usize] += 1;
+            }
+            blocks.push(t);
+        };
         for id in 0..n {
-            term_block.push(block_keys.len() as u32);
-            block_keys.push(id as u64);
+            term_block.push(blocks.len() as u32);
+            blocks.push(id as u32);
             let term = terms.term(id as u32).unwrap_or("");
             let kind = if term.chars().all(is_word_char) {
                 let b = term.as_bytes();
@@ -264,7 +294,11 @@ impl FuzzyIndex {
                 if b.len() < 3 {
                     KIND_NONE
                 } else {
-                    block_keys.extend(b.windows(2).map(|w| ascii_key(w[0], w[1])));
+                    for w in b.windows(2) {
+                        let (x, y) = (w[0].to_ascii_lowercase(), w[1].to_ascii_lowercase());
+                        let direct = usize::from(x & 0x7F) << 7 | usize::from(y & 0x7F);
+                        add(ascii_key(x, y), Some(direct), id as u32, &mut blocks);
+                    }
                     KIND_ASCII
                 }
             } else {
@@ -273,7 +307,7 @@ impl FuzzyIndex {
                 let mut prev = first;
                 let mut len = 1usize;
                 for c in chars {
-                    block_keys.push(raw_key(prev, c));
+                    add(raw_key(prev, c), None, id as u32, &mut blocks);
                     prev = c;
                     len += 1;
                 }
@@ -286,55 +320,9 @@ impl FuzzyIndex {
             };
             term_kind.push(kind);
         }
-        term_block.push(block_keys.len() as u32);
+        term_block.push(blocks.len() as u32);
+        drop((tmp_of, last_term, ascii_tmp));
         let toks_of = |id: usize| term_block[id] as usize + 1..term_block[id + 1] as usize;
-
-        // Distinct bigrams (temporary ids in order of appearance) and how many terms hold each.
-        // Lowercased ASCII bigrams (7 + 7 bits) go through a direct table, the rest through a
-        // hash table; the slots of a batch of keys are touched first so that their cache
-        // misses overlap.
-        let mut tmp_of = KeyMap::default();
-        tmp_of.reserve(1 << 12);
-        let mut ascii_tmp = vec![u32::MAX; 1 << 14];
-        let ascii_index = |key: u64| -> Option<usize> {
-            let (a, b) = ((key >> 21) & 0x1F_FFFF, key & 0x1F_FFFF);
-            (key & ASCII_KIND != 0 && a < 128 && b < 128).then_some((a << 7 | b) as usize)
-        };
-        let mut tmp_keys: Vec<u64> = Vec::new();
-        let mut df: Vec<u32> = Vec::new();
-        let mut last_term: Vec<u32> = Vec::new();
-        let mut blocks: Vec<u32> = vec![0; block_keys.len()];
-        for id in 0..n {
-            blocks[term_block[id] as usize] = id as u32;
-            let range = toks_of(id);
-            tmp_of.touch(&block_keys[range.clone()]);
-            for i in range {
-                let key = block_keys[i];
-                let next = tmp_keys.len() as u32;
-                let (t, new) = match ascii_index(key) {
-                    Some(a) if ascii_tmp[a] != u32::MAX => (ascii_tmp[a], false),
-                    Some(a) => {
-                        ascii_tmp[a] = next;
-                        (next, true)
-                    }
-                    None => tmp_of.get_or_insert(key, next),
-                };
-                if new {
-                    tmp_keys.push(key);
-                    df.push(0);
-                    last_term.push(u32::MAX);
-                }
-                // Count each term once per bigram.
-                let t = t as usize;
-                if last_term[t] != id as u32 {
-                    last_term[t] = id as u32;
-                    df[t] += 1;
-                }
-                blocks[i] = t as u32;
-            }
-        }
-        drop((tmp_of, last_term));
-        drop(block_keys);
         let nbig = tmp_keys.len();
 
         // Ids in rarity order, so that sorted token lists are rarest first.
@@ -565,18 +553,6 @@ impl KeyMap {
         self.slots.clear();
         self.slots.resize(size, (Self::EMPTY, 0));
         self.len = 0;
-    }
-
-    /// Reads the home slots of `keys`, so that their cache misses overlap.
-    fn touch(&self, keys: &[u64]) {
-        let mask = self.slots.len().wrapping_sub(1);
-        let mut sink = 0u64;
-        for &k in keys {
-            if let Some(s) = self.slots.get(slot_hash(k) & mask) {
-                sink ^= s.0;
-            }
-        }
-        std::hint::black_box(sink);
     }
 
     #[inline]
