@@ -2,7 +2,6 @@
 //! arguments into calls and results into text (data on stdout, messages on stderr).
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use serde_json::json;
@@ -10,7 +9,7 @@ use serde_json::json;
 use crate::actions;
 use crate::error::{Error, Result};
 use crate::index::HookIndex;
-use crate::matching::{self, llm::LlmRequest, Engines, Outcome, Smart};
+use crate::matching::{self, Engines, Outcome, Smart};
 use crate::platform::{install, Platform};
 use crate::store::config::Config;
 use crate::store::glossary::{pretty_json, Recorded};
@@ -256,23 +255,10 @@ fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result
     // reports an unreadable glossary here, where the hook would stay silent.
     let index = HookIndex::open(store)?;
     let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
-    let s = &data.settings.smart;
-    let threshold = s.fuzzy_threshold.to_native();
     let smart = if no_llm {
-        Smart::CandidatesOnly { threshold }
-    } else if s.enabled {
-        Smart::Confirm {
-            threshold,
-            llm: LlmRequest {
-                endpoint: s.endpoint.as_str(),
-                model: s.model.as_str(),
-                api_key: s.api_key.as_str(),
-                timeout: Duration::from_millis(s.timeout_ms.to_native()),
-                template: s.prompt.as_str(),
-            },
-        }
+        Smart::CandidatesOnly { threshold: data.settings.smart.fuzzy_threshold.to_native() }
     } else {
-        Smart::Off
+        crate::hook::smart_mode(&data.settings)
     };
     let engines =
         Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };

@@ -108,8 +108,8 @@ pub fn respond<'a>(
     (platform.spec().render_output(block.as_ref().map(|b| b.text.as_str())), outcome)
 }
 
-/// The smart-matching mode the settings ask for.
-fn smart_mode(settings: &ArchivedSettings) -> Smart<'_> {
+/// The smart-matching mode the settings ask for (shared with `match`).
+pub fn smart_mode(settings: &ArchivedSettings) -> Smart<'_> {
     let s = &settings.smart;
     if !s.enabled {
         return Smart::Off;
