@@ -520,3 +520,41 @@ fn glossary_json_is_a_symbolic_link() {
     assert!(block.contains("- 仓库: edited in dotfiles"), "{block}");
     assert_eq!(leftover_temp_files(&dotfiles), Vec::<String>::new());
 }
+
+/// The number a key holds in a JSON text, read with the standard library's exact float parser
+/// (independent of the JSON parser under test).
+fn number_in(text: &str, key: &str) -> f64 {
+    let at = text.find(&format!("\"{key}\": ")).unwrap_or_else(|| panic!("{key} in {text}"));
+    let rest = &text[at + key.len() + 4..];
+    let end = rest.find(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c))).unwrap();
+    rest[..end].parse().unwrap()
+}
+
+#[test]
+fn settings_file_numbers_survive_install_and_uninstall() {
+    // Numbers another tool (or the user) wrote: an integer beyond 64 bits, a subnormal edge,
+    // more digits than a double holds, and the shortest form of a large double, which a
+    // parser that rounds imprecisely reads one unit off (and each rewrite would drift).
+    let numbers = [
+        ("big", "1111111111111111111111111"),
+        ("tiny", "2.2250738585072011e-308"),
+        ("pi", "3.141592653589793238462643383279"),
+        ("exp", "1.1111111111111111e24"),
+        ("max", "1.7976931348623157e308"),
+    ];
+    let home = Home::new();
+    let dir = home.path().join(".claude");
+    fs::create_dir_all(&dir).unwrap();
+    let fields: Vec<String> = numbers.iter().map(|(k, v)| format!("  \"{k}\": {v}")).collect();
+    let file = dir.join("settings.json");
+    fs::write(&file, format!("{{\n{},\n  \"model\": \"x\"\n}}\n", fields.join(",\n"))).unwrap();
+    for round in 0..3 {
+        home.run(&["install", "claude"]).ok();
+        home.run(&["uninstall", "claude"]).ok();
+        let text = String::from_utf8(read(&file)).unwrap();
+        for (key, literal) in numbers {
+            let want: f64 = literal.parse().unwrap();
+            assert_eq!(number_in(&text, key), want, "round {round}: {key} changed: {text}");
+        }
+    }
+}
