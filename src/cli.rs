@@ -1,8 +1,6 @@
 //! Command-line parsing and printing. Every decision lives in the library; this module turns
 //! arguments into calls and results into text (data on stdout, messages on stderr).
 
-use std::process::ExitCode;
-
 use clap::{Parser, Subcommand};
 use serde_json::json;
 
@@ -137,18 +135,32 @@ fn platform_name(s: &str) -> std::result::Result<Platform, String> {
     })
 }
 
-/// Runs the command line; the hook's fast path is taken before any argument parsing.
-pub fn main() -> ExitCode {
+/// Exit statuses: success; not found or nothing to do (bad input and failures use
+/// [`Error::exit_code`]).
+const SUCCESS: u8 = 0;
+const NOTHING: u8 = 1;
+
+/// Runs the command line and returns the exit status; the hook's fast path is taken before any
+/// argument parsing.
+pub fn main() -> u8 {
     let args: Vec<String> = std::env::args().collect();
     if let [_, cmd, platform] = args.as_slice() {
         if cmd == "hook" {
             if let Some(p) = Platform::from_name(platform) {
                 crate::hook::run(p);
-                return ExitCode::SUCCESS;
+                return SUCCESS;
             }
         }
     }
-    let cli = Cli::parse();
+    // Help, version and usage errors are printed here rather than by clap's `exit`, so that
+    // the binary's entry point flushes stdout and returns the status itself.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return u8::try_from(e.exit_code()).unwrap_or(2);
+        }
+    };
     match run(cli.command) {
         Ok(code) => code,
         Err(e) => {
@@ -156,12 +168,12 @@ pub fn main() -> ExitCode {
             if let Some(hint) = e.hint() {
                 eprintln!("  hint: {hint}");
             }
-            ExitCode::from(e.exit_code() as u8)
+            e.exit_code() as u8
         }
     }
 }
 
-fn run(command: Command) -> Result<ExitCode> {
+fn run(command: Command) -> Result<u8> {
     let store = Store::locate()?;
     match command {
         Command::Record { term, explanation, force } => {
@@ -173,13 +185,13 @@ fn run(command: Command) -> Result<ExitCode> {
                     eprintln!("Updated: {term}\n  was: {was}\n  now: {explanation}")
                 }
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(SUCCESS)
         }
         Command::Remove { terms } => {
             for term in actions::remove(&store, &terms)? {
                 eprintln!("Removed: {term}");
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(SUCCESS)
         }
         Command::List { json } => {
             let glossary = Glossary::load(&store)?;
@@ -192,13 +204,13 @@ fn run(command: Command) -> Result<ExitCode> {
                     println!("{term}: {explanation}");
                 }
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(SUCCESS)
         }
         Command::Config { key: None, .. } => {
             let config = Config::load(&store)?;
             warn_config(&store);
             println!("{}", pretty_json(&config.effective()));
-            Ok(ExitCode::SUCCESS)
+            Ok(SUCCESS)
         }
         Command::Config { key: Some(key), value: None } => {
             let value = Config::load(&store)?.get(&key)?;
@@ -206,12 +218,12 @@ fn run(command: Command) -> Result<ExitCode> {
                 Some(text) => println!("{text}"),
                 None => println!("{}", pretty_json(&value)),
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(SUCCESS)
         }
         Command::Config { key: Some(key), value: Some(value) } => {
             actions::set_config(&store, &key, &value)?;
             eprintln!("Set {key} = {value}");
-            Ok(ExitCode::SUCCESS)
+            Ok(SUCCESS)
         }
         Command::Match { message, platform: Some(platform), .. } => {
             warn_config(&store);
@@ -223,15 +235,15 @@ fn run(command: Command) -> Result<ExitCode> {
         }
         Command::Hook { platform } => {
             crate::hook::run(platform);
-            Ok(ExitCode::SUCCESS)
+            Ok(SUCCESS)
         }
         Command::Install { platforms, dry_run } => {
             print!("{}", install::run(&store, install::Mode::Install, &platforms, dry_run)?);
-            Ok(ExitCode::SUCCESS)
+            Ok(SUCCESS)
         }
         Command::Uninstall { platforms, dry_run } => {
             print!("{}", install::run(&store, install::Mode::Uninstall, &platforms, dry_run)?);
-            Ok(ExitCode::SUCCESS)
+            Ok(SUCCESS)
         }
     }
 }
@@ -250,7 +262,7 @@ fn warn_config(store: &Store) {
     }
 }
 
-fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result<ExitCode> {
+fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result<u8> {
     // The same index the hook uses; a stale one is rebuilt from the JSON files, which also
     // reports an unreadable glossary here, where the hook would stay silent.
     let index = HookIndex::open(store)?;
@@ -269,11 +281,11 @@ fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result
     } else {
         print_match_text(&outcome);
     }
-    Ok(if found { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if found { SUCCESS } else { NOTHING })
 }
 
 /// `match --platform`: the hook's own output for an event carrying `message`.
-fn print_injection(store: &Store, platform: Platform, message: String) -> Result<ExitCode> {
+fn print_injection(store: &Store, platform: Platform, message: String) -> Result<u8> {
     let index = HookIndex::open(store)?;
     let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
     let event = crate::platform::Event { prompt: message, session: None };
@@ -281,7 +293,7 @@ fn print_injection(store: &Store, platform: Platform, message: String) -> Result
     if let Some(text) = output {
         println!("{text}");
     }
-    Ok(if outcome.hits().next().is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if outcome.hits().next().is_some() { SUCCESS } else { NOTHING })
 }
 
 /// The stable `match --json` shape.

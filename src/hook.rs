@@ -22,6 +22,13 @@ const DEBUG_LOG_CAP: u64 = 1 << 20;
 
 /// Runs the hook for `platform` on this process's stdin and stdout. Never fails.
 pub fn run(platform: Platform) {
+    // An assistant that stops reading must not kill the hook with SIGPIPE: the write fails and
+    // the hook still exits 0.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
     // A panic message on stderr could show up in the assistant; the hook stays silent.
     std::panic::set_hook(Box::new(|_| {}));
     // Most events fit at once: one read instead of a doubling series of small ones.

@@ -702,3 +702,38 @@ fn concurrent_records_lose_nothing() {
     hits.sort();
     assert_eq!(hits, ["term0", "term7"]);
 }
+
+/// `tinylingo list | head -1`: when the reader goes away, the listing ends quietly, as other
+/// Unix tools do (killed by SIGPIPE), instead of printing a panic about a broken pipe.
+#[cfg(unix)]
+#[test]
+fn list_into_a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+
+    let home = Home::new();
+    // More than a pipe buffer holds, so the listing is still writing when the reader leaves.
+    let entries: Vec<(String, String)> = (0..2000)
+        .map(|i| (format!("term{i}"), format!("explanation number {i} {}", "x".repeat(60))))
+        .collect();
+    let glossary: serde_json::Map<String, Value> =
+        entries.iter().map(|(t, e)| (t.clone(), Value::String(e.clone()))).collect();
+    home.write_store_file("glossary.json", serde_json::to_string(&glossary).unwrap().as_bytes());
+
+    let mut child = home
+        .command(&["list"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn list");
+    let mut first = [0u8; 16];
+    child.stdout.take().expect("stdout").read_exact(&mut first).expect("the listing starts");
+    // The read end is closed now (dropped above).
+    let mut stderr = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    // SIGPIPE is 13 on every Unix we build for.
+    assert_eq!(status.signal(), Some(13), "status {status:?}, stderr {stderr}");
+    assert_eq!(stderr, "", "nothing on stderr");
+}
