@@ -33,9 +33,11 @@
 //! * `out_rank`: a rank directory over the output flags, one triple `[flags set before this
 //!   group, flag bits 0..32, flag bits 32..64]` per 64 slots, so that the *rank* of an output
 //!   state (how many output states precede it) costs one lookup and one popcount.
-//! * `out_id[r]`, `out_next[r]`, per output state in rank order: the term the state ends (or
+//! * `outs[2r]`, `outs[2r + 1]`, per output state in rank order: the term the state ends (or
 //!   [`NONE`] when only a suffix of it is a term) and the rank of the next state down its failure
-//!   chain that ends a term (the dictionary suffix link), or [`NONE`].
+//!   chain that ends a term (the dictionary suffix link), or [`NONE`]. The two words sit side by
+//!   side because they are always read together: in the hook, whose index is mapped and read
+//!   cold, each separate place a hit has to look costs a page fault.
 //! * `dup_of` / `dup_id`: identical terms share one state, which reports the lowest id; the
 //!   others are listed here (sorted by that id) and added to the result next to it.
 //!
@@ -83,7 +85,7 @@ const MAX_SLOTS: usize = 1 << 27;
 const NO_BASE: u32 = (1 << 28) - 256;
 /// What a missing slot reads as: a childless state failing to the root.
 const EMPTY_UNIT: u64 = (NO_BASE as u64) << BASE_SHIFT;
-/// "No term" / "no link" in `out_id` and `out_next`.
+/// "No term" / "no link" in `outs`.
 const NONE: u32 = u32::MAX;
 /// Slots per block: one per possible byte, so a base's children all stay within its block.
 const BLOCK: usize = 256;
@@ -100,8 +102,7 @@ const MULTI_BLOCKS: usize = 2;
 pub struct Automaton {
     units: Vec<u64>,
     out_rank: Vec<u32>,
-    out_id: Vec<u32>,
-    out_next: Vec<u32>,
+    outs: Vec<u32>,
     dup_of: Vec<u32>,
     dup_id: Vec<u32>,
     num_terms: u32,
@@ -222,13 +223,12 @@ impl ArchivedAutomaton {
     #[inline(never)]
     fn report(&self, s: usize, end: usize, found: &mut Found) {
         let Found { hits, seen } = found;
-        let out_id: &[u32_le] = &self.out_id;
-        let out_next: &[u32_le] = &self.out_next;
+        let outs: &[u32_le] = &self.outs;
         let Some(mut r) = rank(&self.out_rank, s) else { return };
         if seen.is_empty() {
-            seen.resize(out_id.len().div_ceil(64), 0);
+            seen.resize((outs.len() / 2).div_ceil(64), 0);
         }
-        // Each step sets a bit that was clear, so this ends within out_id.len() steps overall,
+        // Each step sets a bit that was clear, so this ends within outs.len() / 2 steps overall,
         // even if damaged links form a cycle.
         loop {
             let Some(word) = seen.get_mut(r / 64) else { return };
@@ -238,7 +238,7 @@ impl ArchivedAutomaton {
                 return;
             }
             *word |= bit;
-            let (Some(id), Some(next)) = (out_id.get(r), out_next.get(r)) else { return };
+            let (Some(id), Some(next)) = (outs.get(2 * r), outs.get(2 * r + 1)) else { return };
             let id = id.to_native();
             if id != NONE {
                 hits.push((id, end));
@@ -824,13 +824,12 @@ impl Builder {
             out_rank.extend_from_slice(&[count, word as u32, (word >> 32) as u32]);
             count += word.count_ones();
         }
-        let mut out_id = vec![NONE; count as usize];
-        let mut out_next = vec![NONE; count as usize];
+        let mut outs = vec![NONE; 2 * count as usize];
         for o in &self.outs {
             let r = rank_native(&out_rank, o.slot as usize) as usize;
-            out_id[r] = o.id;
+            outs[2 * r] = o.id;
             if o.dict != NONE {
-                out_next[r] = rank_native(&out_rank, o.dict as usize);
+                outs[2 * r + 1] = rank_native(&out_rank, o.dict as usize);
             }
         }
 
@@ -848,8 +847,7 @@ impl Builder {
         Automaton {
             units,
             out_rank,
-            out_id,
-            out_next,
+            outs,
             dup_of: self.dups.iter().map(|d| d.0).collect(),
             dup_id: self.dups.iter().map(|d| d.1).collect(),
             num_terms,
@@ -1103,15 +1101,14 @@ mod tests {
                 0..600,
             ),
             out_rank in prop::collection::vec(any::<u32>(), 0..40),
-            out_id in prop::collection::vec(0u32..50, 0..60),
-            out_next in prop::collection::vec(prop_oneof![0u32..60, Just(NONE)], 0..60),
+            outs in prop::collection::vec(prop_oneof![0u32..60, Just(NONE)], 0..120),
             dup_of in prop::collection::vec(0u32..50, 0..10),
             max_len in prop_oneof![0u32..10, any::<u32>()],
             hay in prop::collection::vec(any::<u8>(), 0..400),
         ) {
             let dup_id = dup_of.iter().map(|d| d + 1).collect();
             let a = Automaton {
-                units, out_rank, out_id, out_next, dup_of, dup_id, num_terms: 50, max_len,
+                units, out_rank, outs, dup_of, dup_id, num_terms: 50, max_len,
             };
             let bytes = archive(&a);
             let hits = access(&bytes).find_all(&hay);

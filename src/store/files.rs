@@ -12,6 +12,33 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
+/// Writes the concatenation of `parts` in pieces aligned to `piece`. A piece that spans two
+/// parts is put together in a buffer, so that no write straddles a piece boundary.
+fn write_pieces(file: &mut impl Write, parts: &[&[u8]], piece: usize) -> io::Result<()> {
+    let mut written = 0usize;
+    let mut stage = Vec::new();
+    for part in parts {
+        let mut rest = *part;
+        while !rest.is_empty() {
+            let room = piece - (written + stage.len()) % piece;
+            let take = room.min(rest.len());
+            if stage.is_empty() && take == room {
+                file.write_all(&rest[..take])?;
+                written += take;
+            } else {
+                stage.extend_from_slice(&rest[..take]);
+                if take == room {
+                    file.write_all(&stage)?;
+                    written += stage.len();
+                    stage.clear();
+                }
+            }
+            rest = &rest[take..];
+        }
+    }
+    file.write_all(&stage)
+}
+
 /// An exclusive advisory lock on the store, released on drop or when the process exits.
 #[derive(Debug)]
 pub struct StoreLock {
@@ -39,17 +66,19 @@ fn open_lock_file(path: &Path) -> io::Result<File> {
 /// Replaces `path` with `contents` atomically: a reader or a crash sees the old content or the
 /// new, complete content, never a part.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    write_atomic_in_pieces(path, contents, usize::MAX)
+    write_atomic_in_pieces(path, &[contents], usize::MAX)
 }
 
-/// [`write_atomic`], handing the data to the kernel `piece` bytes at a time.
+/// [`write_atomic`] of the concatenation of `parts`, handed to the kernel in pieces of `piece`
+/// bytes that start at multiples of `piece` in the file.
 ///
 /// Why this matters for a file that is mapped later: the page cache keeps a file in folios
-/// sized by the writes that filled it, and a page fault on a mapping maps the whole folio.
-/// Written in one large call, the index sits in folios of up to 2 MiB, and each lookup the hook
-/// makes would add megabytes to its resident set; written a page at a time, a lookup adds only
-/// the kernel's fault-around window.
-pub fn write_atomic_in_pieces(path: &Path, contents: &[u8], piece: usize) -> Result<()> {
+/// sized and aligned by the writes that filled it, and a page fault on a mapping maps up to a
+/// whole folio. Written in one large call, the index sits in folios of up to 2 MiB, and each
+/// lookup the hook makes would add megabytes to its resident set. Written in aligned 64 KiB
+/// pieces, a lookup maps one 64 KiB folio, which is also the kernel's fault-around window; in
+/// 4 KiB folios the same lookup would map sixteen separately, several times slower.
+pub fn write_atomic_in_pieces(path: &Path, parts: &[&[u8]], piece: usize) -> Result<()> {
     // A symbolic link (a dotfiles setup) is written through: the file it points at is replaced
     // and the link stays. Renaming over the link would turn it into a plain file, and the
     // dotfiles copy would silently stop receiving changes.
@@ -75,9 +104,7 @@ pub fn write_atomic_in_pieces(path: &Path, contents: &[u8], piece: usize) -> Res
         if let Ok(meta) = fs::metadata(target) {
             let _ = file.set_permissions(meta.permissions());
         }
-        for chunk in contents.chunks(piece.max(1)) {
-            file.write_all(chunk)?;
-        }
+        write_pieces(&mut file, parts, piece.max(1))?;
         file.sync_all()?;
         drop(file);
         fs::rename(&tmp, target)?;
@@ -160,4 +187,52 @@ pub fn append_capped(path: &Path, line: &[u8], cap: u64) -> io::Result<()> {
     }
     let mut file = OpenOptions::new().create(true).append(true).open(path)?;
     file.write_all(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records each write call.
+    #[derive(Default)]
+    struct Calls(Vec<Vec<u8>>);
+
+    impl Write for Calls {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.push(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn pieces_are_aligned_whole_and_complete() {
+        let data: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        for piece in [1, 7, 64, 100, 999, 1000, 4096, usize::MAX] {
+            for cuts in [vec![], vec![0], vec![3], vec![128, 129], vec![64, 500, 500, 999]] {
+                let mut parts = Vec::new();
+                let mut from = 0;
+                for &cut in &cuts {
+                    parts.push(&data[from..cut]);
+                    from = cut;
+                }
+                parts.push(&data[from..]);
+                let mut calls = Calls::default();
+                write_pieces(&mut calls, &parts, piece).unwrap();
+                let written: Vec<u8> = calls.0.concat();
+                assert_eq!(written, data, "piece {piece}, cuts {cuts:?}");
+                // Every write starts at a multiple of `piece`, and all but the last fill it.
+                let mut at = 0;
+                for (i, call) in calls.0.iter().enumerate() {
+                    assert_eq!(at % piece, 0, "piece {piece}, cuts {cuts:?}: call {i} at {at}");
+                    if i + 1 < calls.0.len() {
+                        assert_eq!(call.len(), piece.min(data.len()), "piece {piece} call {i}");
+                    }
+                    at += call.len();
+                }
+            }
+        }
+    }
 }
