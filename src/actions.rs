@@ -15,7 +15,8 @@ pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Resu
     // Refuse bad input before the lock, which creates the folder: a refusal changes nothing.
     Glossary::default().record(term, explanation, force)?;
     let _lock = store.lock()?;
-    let mut glossary = Glossary::load(store)?;
+    let current = index::CurrentIndex::open(store);
+    let mut glossary = load_glossary(store, current.as_ref())?;
     let recorded = glossary.record(term, explanation, force)?;
     if recorded != Recorded::Unchanged {
         save_and_reindex(store, &glossary)?;
@@ -28,7 +29,8 @@ pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Resu
 pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
     // With nothing recorded there is nothing to lock (locking would create the folder).
     let _lock = if store.dir().is_dir() { Some(store.lock()?) } else { None };
-    let mut glossary = Glossary::load(store)?;
+    let current = index::CurrentIndex::open(store);
+    let mut glossary = load_glossary(store, current.as_ref())?;
     let mut removed = Vec::new();
     let mut missing = Vec::new();
     for term in terms {
@@ -71,6 +73,18 @@ pub fn set_config(store: &Store, key: &str, value: &str) -> Result<()> {
         index::rebuild(store, &glossary, &config.settings().0)?;
     }
     Ok(())
+}
+
+/// The glossary, for a change: borrowed from the index when it is current (see
+/// [`index::CurrentIndex`]), else read from `glossary.json`. The caller holds the store's lock.
+fn load_glossary<'a>(
+    store: &Store,
+    current: Option<&'a index::CurrentIndex>,
+) -> Result<Glossary<'a>> {
+    match current.and_then(index::CurrentIndex::glossary) {
+        Some(glossary) => Ok(glossary),
+        None => Glossary::load(store),
+    }
 }
 
 /// Writes the glossary and rebuilds the index from it. The caller holds the store's lock.

@@ -372,3 +372,47 @@ fn hook_answers_without_waiting_while_a_writer_holds_the_lock() {
     assert_eq!(home.claude_hook(PROMPT).json(), expected_answer());
     assert!(home.index().exists());
 }
+
+/// `record` and `remove` read the glossary from the index when it is current. An entry damaged
+/// inside the index (the header and the archive's shape intact, so only the entry's own
+/// checksum can tell) must not reach `glossary.json`: the change is made to what the JSON file
+/// holds, and nothing recorded before is lost or altered.
+#[test]
+fn record_and_remove_never_copy_a_damaged_entry_into_the_glossary() {
+    for command in [&["record", "新词", "新的解释"][..], &["remove", "联调"][..]] {
+        let home = seeded();
+        let mut bytes = read(&home.index());
+        let target = seed("提交").as_bytes();
+        let at = bytes.windows(target.len()).position(|w| w == target).expect("explanation");
+        // "git" → "gjt": still valid UTF-8, same length, a different rule.
+        let git = at + bytes[at..].windows(3).position(|w| w == b"git").expect("git") + 1;
+        bytes[git] = b'j';
+        write_in_place(&home.index(), &bytes);
+
+        home.run(command).ok();
+        let mut expected: Vec<(&str, &str)> = SEED.to_vec();
+        if command[0] == "record" {
+            expected.push(("新词", "新的解释"));
+        } else {
+            expected.retain(|(t, _)| *t != "联调");
+        }
+        assert_eq!(
+            String::from_utf8(read(&home.glossary())).unwrap(),
+            js_pretty(&expected),
+            "{command:?}"
+        );
+        assert_eq!(home.claude_hook(PROMPT).json(), expected_answer(), "{command:?}");
+    }
+}
+
+/// A hand edit of `glossary.json` makes the index stale, so `record` reads the edited file.
+#[test]
+fn record_after_a_hand_edit_keeps_the_edit() {
+    let home = seeded();
+    let edited = js_pretty(&[("提交", "手改：可以 push"), ("手加", "added by hand")]);
+    write_in_place(&home.glossary(), edited.as_bytes());
+    home.run(&["record", "新词", "新的解释"]).ok();
+    let expected =
+        js_pretty(&[("提交", "手改：可以 push"), ("手加", "added by hand"), ("新词", "新的解释")]);
+    assert_eq!(String::from_utf8(read(&home.glossary())).unwrap(), expected);
+}

@@ -67,7 +67,7 @@ impl ArchivedEntries {
     }
 
     fn text(&self, start: usize, end: usize) -> Option<&str> {
-        std::str::from_utf8(self.blob.get(start..end)?).ok()
+        simdutf8::basic::from_utf8(self.blob.get(start..end)?).ok()
     }
 }
 

@@ -1,5 +1,6 @@
 //! `glossary.json`: the recorded terms and their explanations.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use indexmap::IndexMap;
@@ -12,10 +13,20 @@ const SHAPE: &str = "a JSON object of \"term\": \"explanation\" strings";
 
 /// The glossary in insertion order (the order of `glossary.json`, which is also the order hits
 /// are reported in).
+///
+/// The text is owned when read from `glossary.json` (`Glossary<'static>`), and borrowed when
+/// `record` and `remove` take it from the mapped index ([`crate::index::load_glossary`]): at
+/// 100k terms, copying every term and explanation into its own allocation costs more than
+/// the rest of reading it.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Glossary {
-    entries: IndexMap<String, String>,
+pub struct Glossary<'a> {
+    entries: Entries<'a>,
 }
+
+/// Term → explanation, in insertion order. Hashed with ahash: at 100k terms, `record` hashes
+/// every term once when it reads the glossary, and SipHash's resistance to crafted keys buys
+/// nothing against the user's own glossary.
+type Entries<'a> = IndexMap<Cow<'a, str>, Cow<'a, str>, ahash::RandomState>;
 
 /// What `record` did.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,9 +40,9 @@ pub enum Recorded {
     },
 }
 
-impl Glossary {
+impl Glossary<'static> {
     /// Reads the store's glossary; a missing file is an empty glossary.
-    pub fn load(store: &Store) -> Result<Glossary> {
+    pub fn load(store: &Store) -> Result<Glossary<'static>> {
         let path = store.glossary_path();
         match read_if_exists(&path)? {
             Some(bytes) => Glossary::parse(&path, &bytes),
@@ -42,19 +53,35 @@ impl Glossary {
     /// Parses the bytes of a glossary file. An empty (or blank) file is an empty glossary: it
     /// holds no entry that could be lost. Anything else that is not a flat object of strings
     /// is refused, so that we never rewrite, and lose, what we did not understand.
-    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Glossary> {
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Glossary<'static>> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Glossary::default());
         }
-        let entries: IndexMap<String, String> =
+        let entries: IndexMap<String, String, ahash::RandomState> =
             serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e, SHAPE))?;
-        Ok(Glossary { entries })
+        Ok(entries.into_iter().collect())
+    }
+}
+
+impl<'a> Glossary<'a> {
+    /// An empty glossary with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Glossary<'a> {
+        Glossary { entries: Entries::with_capacity_and_hasher(n, Default::default()) }
+    }
+
+    /// Adds an entry borrowed from elsewhere, or replaces the explanation of its term (as a
+    /// repeated key in a JSON object does).
+    pub fn insert(&mut self, term: &'a str, explanation: &'a str) {
+        self.entries.insert(Cow::Borrowed(term), Cow::Borrowed(explanation));
     }
 
     /// The file's text, exactly as the original tool writes it: `JSON.stringify(g, null, 2)`
     /// (two-space indent, UTF-8 unescaped, no trailing newline).
     pub fn to_json(&self) -> String {
-        pretty_json(&self.entries)
+        // Quotes, colon, comma, newline and indent: 9 bytes per entry besides the text, and a
+        // little room for escapes. Sized once rather than doubled up to tens of megabytes.
+        let size: usize = self.iter().map(|(t, e)| t.len() + e.len() + 12).sum::<usize>() + 4;
+        pretty_json_sized(&self.entries, size)
     }
 
     /// Writes the glossary atomically. The caller holds the store's lock.
@@ -70,14 +97,14 @@ impl Glossary {
         self.entries.is_empty()
     }
     pub fn get(&self, term: &str) -> Option<&str> {
-        self.entries.get(term).map(String::as_str)
+        self.entries.get(term).map(|e| &**e)
     }
     /// Entries in glossary order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
-        self.entries.iter().map(|(t, e)| (t.as_str(), e.as_str()))
+        self.entries.iter().map(|(t, e)| (&**t, &**e))
     }
     pub fn terms(&self) -> impl ExactSizeIterator<Item = &str> {
-        self.entries.keys().map(String::as_str)
+        self.entries.keys().map(|t| &**t)
     }
 
     /// Adds a term. Another explanation for an existing term is refused unless `force`, which
@@ -97,26 +124,27 @@ impl Glossary {
         }
         match self.entries.get_mut(term) {
             None => {
-                self.entries.insert(term.to_string(), explanation.to_string());
+                self.entries.insert(term.to_string().into(), explanation.to_string().into());
                 Ok(Recorded::Added)
             }
             Some(current) if current == explanation => Ok(Recorded::Unchanged),
             Some(current) if force => {
-                Ok(Recorded::Updated { was: std::mem::replace(current, explanation.to_string()) })
+                let was = std::mem::replace(current, explanation.to_string().into());
+                Ok(Recorded::Updated { was: was.into_owned() })
             }
             Some(current) => {
-                Err(Error::Conflict { term: term.to_string(), current: current.clone() })
+                Err(Error::Conflict { term: term.to_string(), current: current.to_string() })
             }
         }
     }
 
     /// Removes a term, keeping the order of the others; its explanation, if it was there.
     pub fn remove(&mut self, term: &str) -> Option<String> {
-        self.entries.shift_remove(term)
+        self.entries.shift_remove(term).map(Cow::into_owned)
     }
 }
 
-impl<T: Into<String>, E: Into<String>> FromIterator<(T, E)> for Glossary {
+impl<'a, T: Into<Cow<'a, str>>, E: Into<Cow<'a, str>>> FromIterator<(T, E)> for Glossary<'a> {
     fn from_iter<I: IntoIterator<Item = (T, E)>>(iter: I) -> Self {
         Glossary { entries: iter.into_iter().map(|(t, e)| (t.into(), e.into())).collect() }
     }
@@ -126,7 +154,12 @@ impl<T: Into<String>, E: Into<String>> FromIterator<(T, E)> for Glossary {
 /// two-space indent escapes exactly what JavaScript escapes (quotes, backslashes and control
 /// characters, with lower-case `\u00xx`) and leaves all other text as UTF-8.
 pub fn pretty_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
-    let mut out = Vec::with_capacity(4096);
+    pretty_json_sized(value, 4096)
+}
+
+/// [`pretty_json`] into a buffer of `capacity` bytes to start with.
+fn pretty_json_sized<T: serde::Serialize + ?Sized>(value: &T, capacity: usize) -> String {
+    let mut out = Vec::with_capacity(capacity);
     let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
     let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
     value.serialize(&mut ser).expect("serialising strings to memory cannot fail");
