@@ -89,23 +89,24 @@ fn load_glossary<'a>(
 
 /// Writes the glossary and rebuilds the index from it. The caller holds the store's lock.
 ///
-/// The archive is built from the glossary in memory while the file is being written and
+/// The index is built from the glossary in memory while the file is being written and
 /// flushed, which overlaps the two slowest steps of `record` at large sizes. The index is
 /// stamped with the fingerprints taken right after the glossary's rename: they describe the
-/// file just written, whose content is exactly what the archive holds. (A hand edit landing
+/// file just written, whose content is exactly what the index holds. (A hand edit landing
 /// after that stat changes the fingerprint, so the hook reads the edit from the file.)
 fn save_and_reindex(store: &Store, glossary: &Glossary) -> Result<()> {
     // A broken config.json is reported by `config`; here its defaults apply, as in the hook.
     let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
-    let (saved, archive) = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let saver = s.spawn(|| {
             glossary.save(store)?;
             Ok::<_, Error>(index::source_fingerprints(store))
         });
-        let archive = index::build_archive(glossary, &settings);
-        (saver.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), archive)
-    });
-    index::write(store, &archive, saved?)
+        let data = index::build(glossary, &settings);
+        index::write_data(store, &data, || {
+            saver.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    })
 }
 
 /// Up to `n` recorded terms that look like `query`: those containing it or contained in it

@@ -35,7 +35,7 @@ const GLOSSARY: &[(&str, &str)] = &[
 ];
 const PROMPT: &str = "智能抠图 and BGRemover api, 联调 later; BGRemovr 抠 图";
 
-fn glossary() -> Glossary {
+fn glossary() -> Glossary<'static> {
     GLOSSARY.iter().copied().collect()
 }
 

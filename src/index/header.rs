@@ -9,7 +9,7 @@ pub const HEADER_LEN: usize = 128;
 
 const MAGIC: &[u8; 8] = b"TLINGOIX";
 /// How much of the archive's end (rkyv's root object) the header's checksum covers.
-const TAIL_LEN: usize = 256;
+pub const TAIL_LEN: usize = 256;
 
 /// What one `stat` says about a source file; two equal fingerprints mean "not changed since".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,14 +81,25 @@ impl std::fmt::Display for HeaderProblem {
 }
 
 pub fn encode(archive: &[u8], glossary: Fingerprint, config: Fingerprint) -> [u8; HEADER_LEN] {
+    encode_parts(archive.len(), tail(archive), glossary, config)
+}
+
+/// [`encode`] from the archive's length and its last [`TAIL_LEN`] bytes (all of it if shorter),
+/// for an archive that was written out without being kept.
+pub fn encode_parts(
+    archive_len: usize,
+    archive_tail: &[u8],
+    glossary: Fingerprint,
+    config: Fingerprint,
+) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[0..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
     h[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
-    h[16..24].copy_from_slice(&(archive.len() as u64).to_le_bytes());
+    h[16..24].copy_from_slice(&(archive_len as u64).to_le_bytes());
     put_words(&mut h[24..64], &glossary.0);
     put_words(&mut h[64..104], &config.0);
-    h[104..112].copy_from_slice(&checksum(tail(archive)).to_le_bytes());
+    h[104..112].copy_from_slice(&checksum(archive_tail).to_le_bytes());
     let own = checksum(&h[0..112]);
     h[112..120].copy_from_slice(&own.to_le_bytes());
     h

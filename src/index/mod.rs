@@ -35,20 +35,22 @@ mod entries;
 mod header;
 
 use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use memmap2::Mmap;
+use rkyv::ser::writer::IoWriter;
 use rkyv::util::AlignedVec;
 
 pub use entries::{ArchivedEntries, Entries};
 pub use header::{Fingerprint, FORMAT_VERSION, HEADER_LEN};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::matching::automaton::Automaton;
 use crate::matching::fuzzy::FuzzyIndex;
 use crate::matching::TermSource;
 use crate::store::config::{Config, Settings};
-use crate::store::files::write_atomic_in_pieces;
+use crate::store::files::{write_atomic_in_pieces, AtomicFile, PieceWriter};
 use crate::store::{Glossary, Store};
 
 /// The archived content of the index file.
@@ -60,8 +62,8 @@ pub struct IndexData {
     pub fuzzy: FuzzyIndex,
 }
 
-/// Builds the archive (without header) for a glossary and settings.
-pub fn build_archive(glossary: &Glossary, settings: &Settings) -> AlignedVec {
+/// Builds everything the index holds for a glossary and settings.
+pub fn build(glossary: &Glossary, settings: &Settings) -> IndexData {
     let pairs: Vec<(&str, &str)> = glossary.iter().collect();
     // The three parts are independent; at 100k terms each takes tens of milliseconds, and
     // `record` has a budget of 250 ms, so small glossaries are built on one thread and large
@@ -76,7 +78,12 @@ pub fn build_archive(glossary: &Glossary, settings: &Settings) -> AlignedVec {
             (entries, join(automaton), join(fuzzy))
         })
     };
-    let data = IndexData { settings: settings.clone(), entries, automaton, fuzzy };
+    IndexData { settings: settings.clone(), entries, automaton, fuzzy }
+}
+
+/// Builds the archive (without header) for a glossary and settings, in memory.
+pub fn build_archive(glossary: &Glossary, settings: &Settings) -> AlignedVec {
+    let data = build(glossary, settings);
     // Sized up front: growing a buffer of tens of megabytes by doubling copies it repeatedly.
     // A generous guess costs nothing: pages of a large allocation that are never written are
     // never committed.
@@ -113,9 +120,56 @@ pub fn source_fingerprints(store: &Store) -> (Fingerprint, Fingerprint) {
 /// The caller holds the store's lock.
 pub fn write(store: &Store, archive: &[u8], sources: (Fingerprint, Fingerprint)) -> Result<()> {
     let header = header::encode(archive, sources.0, sources.1);
-    // Aligned 64 KiB writes keep the hook's page faults cheap and its resident set small (see
-    // write_atomic_in_pieces).
-    write_atomic_in_pieces(&store.index_path(), &[&header, archive], 64 * 1024)
+    write_atomic_in_pieces(&store.index_path(), &[&header, archive], INDEX_PIECE)
+}
+
+/// The index is written in aligned pieces of this size: it keeps the hook's page faults cheap
+/// and its resident set small (see [`PieceWriter`]).
+const INDEX_PIECE: usize = 64 * 1024;
+
+/// Writes the index file for `data`, serialising it straight into the file: at 100k terms the
+/// archive is some 30 MB, which `record` then never holds in memory, nor copies. `sources`
+/// gives the fingerprints of the files the data was built from; it is called once the archive
+/// is written (or failed to be), so a caller can still be writing `glossary.json` meanwhile.
+/// The caller holds the store's lock.
+pub fn write_data(
+    store: &Store,
+    data: &IndexData,
+    sources: impl FnOnce() -> Result<(Fingerprint, Fingerprint)>,
+) -> Result<()> {
+    let path = store.index_path();
+    let mut file = AtomicFile::create(&path)?;
+    let io_error = |e| Error::io(&path, "write", e);
+    // The header goes first in the file but is written last: it covers the archive's length
+    // and end, and the sources' fingerprints.
+    let written = serialise_after_header(file.file(), data);
+    // A failure to write the sources (glossary.json, in `record`) is the one to report first,
+    // even when the index could not be written either (a full disk fails both).
+    let (glossary, config) = sources()?;
+    let archive_len = written.map_err(io_error)?;
+    let tail_len = archive_len.min(header::TAIL_LEN);
+    let mut tail = vec![0u8; tail_len];
+    let f = file.file();
+    f.seek(SeekFrom::Start((HEADER_LEN + archive_len - tail_len) as u64))
+        .and_then(|_| f.read_exact(&mut tail))
+        .map_err(io_error)?;
+    let head = header::encode_parts(archive_len, &tail, glossary, config);
+    f.seek(SeekFrom::Start(0)).and_then(|_| f.write_all(&head)).map_err(io_error)?;
+    file.commit()
+}
+
+/// Writes a blank header and then the archive of `data`; returns the archive's length.
+fn serialise_after_header(file: &mut File, data: &IndexData) -> std::io::Result<usize> {
+    let mut w = PieceWriter::new(file, INDEX_PIECE);
+    w.write_all(&[0u8; HEADER_LEN])?;
+    // rkyv aligns relative to the writer's start, which is the archive's start: HEADER_LEN is
+    // a multiple of 16, so the mapped archive is aligned as rkyv expects.
+    let w = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(data, IoWriter::new(w))
+        .map_err(std::io::Error::other)?;
+    let mut w = w.into_inner();
+    let len = w.position() - HEADER_LEN;
+    w.flush()?;
+    Ok(len)
 }
 
 /// Rebuilds the index from what is on disk now. The caller holds the store's lock.
@@ -124,8 +178,7 @@ pub fn rebuild(store: &Store, glossary: &Glossary, settings: &Settings) -> Resul
     // archive is built, the index then no longer matches it, and the hook reads the edit from
     // the file. Taken after the build, they would describe the edit and hide it.
     let sources = source_fingerprints(store);
-    let archive = build_archive(glossary, settings);
-    write(store, &archive, sources)
+    write_data(store, &build(glossary, settings), || Ok(sources))
 }
 
 /// Where the hook's index lives: the mapped file, or an archive built in memory because the file

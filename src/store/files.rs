@@ -12,33 +12,6 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-/// Writes the concatenation of `parts` in pieces aligned to `piece`. A piece that spans two
-/// parts is put together in a buffer, so that no write straddles a piece boundary.
-fn write_pieces(file: &mut impl Write, parts: &[&[u8]], piece: usize) -> io::Result<()> {
-    let mut written = 0usize;
-    let mut stage = Vec::new();
-    for part in parts {
-        let mut rest = *part;
-        while !rest.is_empty() {
-            let room = piece - (written + stage.len()) % piece;
-            let take = room.min(rest.len());
-            if stage.is_empty() && take == room {
-                file.write_all(&rest[..take])?;
-                written += take;
-            } else {
-                stage.extend_from_slice(&rest[..take]);
-                if take == room {
-                    file.write_all(&stage)?;
-                    written += stage.len();
-                    stage.clear();
-                }
-            }
-            rest = &rest[take..];
-        }
-    }
-    file.write_all(&stage)
-}
-
 /// An exclusive advisory lock on the store, released on drop or when the process exits.
 #[derive(Debug)]
 pub struct StoreLock {
@@ -69,56 +42,157 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     write_atomic_in_pieces(path, &[contents], usize::MAX)
 }
 
-/// [`write_atomic`] of the concatenation of `parts`, handed to the kernel in pieces of `piece`
-/// bytes that start at multiples of `piece` in the file.
+/// [`write_atomic`] of the concatenation of `parts`, handed to the kernel through a
+/// [`PieceWriter`] of `piece` bytes.
+pub fn write_atomic_in_pieces(path: &Path, parts: &[&[u8]], piece: usize) -> Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    let written = (|| {
+        let mut w = PieceWriter::new(file.file(), piece);
+        for part in parts {
+            w.write_all(part)?;
+        }
+        w.flush()
+    })();
+    written.map_err(|e| Error::io(path, "write", e))?;
+    file.commit()
+}
+
+/// A new version of a file, written under a temporary name next to it and renamed over it by
+/// [`AtomicFile::commit`]. Dropped without a commit, the temporary file is removed.
+pub struct AtomicFile {
+    /// The path as the caller gave it, for messages.
+    path: PathBuf,
+    /// Where the rename goes: `path`, or the file a symbolic link at `path` points at.
+    target: PathBuf,
+    tmp: PathBuf,
+    file: Option<File>,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file, readable and writable, with the permissions of the file it
+    /// will replace.
+    pub fn create(path: &Path) -> Result<AtomicFile> {
+        // A symbolic link (a dotfiles setup) is written through: the file it points at is
+        // replaced and the link stays. Renaming over the link would turn it into a plain file,
+        // and the dotfiles copy would silently stop receiving changes.
+        let resolved = fs::symlink_metadata(path)
+            .is_ok_and(|m| m.file_type().is_symlink())
+            .then(|| fs::canonicalize(path).ok())
+            .flatten();
+        let target = resolved.unwrap_or_else(|| path.to_path_buf());
+        let tmp = temp_path(&target);
+        let create = || OpenOptions::new().read(true).write(true).create_new(true).open(&tmp);
+        let file = match create() {
+            // The name carries our pid and a per-process counter, so a file already there was
+            // left by a dead process that had our pid (killed mid-write): stale, not a rival.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                let _ = fs::remove_file(&tmp);
+                create()
+            }
+            other => other,
+        }
+        .map_err(|e| Error::io(path, "write", e))?;
+        // Keep the permissions of the file we replace (a user may have made it private).
+        if let Ok(meta) = fs::metadata(&target) {
+            let _ = file.set_permissions(meta.permissions());
+        }
+        Ok(AtomicFile { path: path.to_path_buf(), target, tmp, file: Some(file) })
+    }
+
+    /// The temporary file, to write the new content into.
+    pub fn file(&mut self) -> &mut File {
+        self.file.as_mut().expect("the file is there until commit")
+    }
+
+    /// Flushes the new content to disk and renames it over the old file.
+    pub fn commit(mut self) -> Result<()> {
+        let file = self.file.take().expect("committed once");
+        let done = (|| {
+            file.sync_all()?;
+            drop(file);
+            fs::rename(&self.tmp, &self.target)?;
+            // The rename itself must reach the disk too, or a power cut may undo it.
+            let dir = self.target.parent().filter(|p| !p.as_os_str().is_empty());
+            if let Ok(d) = File::open(dir.unwrap_or(Path::new("."))) {
+                let _ = d.sync_all();
+            }
+            Ok(())
+        })();
+        done.map_err(|e| Error::io(&self.path, "write", e))
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Hands what is written to `inner` in pieces of `piece` bytes that start at multiples of
+/// `piece` from where it began, however the writes it receives are cut; a last, partial piece
+/// goes out on [`flush`](Write::flush).
 ///
-/// Why this matters for a file that is mapped later: the page cache keeps a file in folios
+/// Why this matters for the index, which the hook maps: the page cache keeps a file in folios
 /// sized and aligned by the writes that filled it, and a page fault on a mapping maps up to a
 /// whole folio. Written in one large call, the index sits in folios of up to 2 MiB, and each
 /// lookup the hook makes would add megabytes to its resident set. Written in aligned 64 KiB
 /// pieces, a lookup maps one 64 KiB folio, which is also the kernel's fault-around window; in
 /// 4 KiB folios the same lookup would map sixteen separately, several times slower.
-pub fn write_atomic_in_pieces(path: &Path, parts: &[&[u8]], piece: usize) -> Result<()> {
-    // A symbolic link (a dotfiles setup) is written through: the file it points at is replaced
-    // and the link stays. Renaming over the link would turn it into a plain file, and the
-    // dotfiles copy would silently stop receiving changes.
-    let resolved = fs::symlink_metadata(path)
-        .is_ok_and(|m| m.file_type().is_symlink())
-        .then(|| fs::canonicalize(path).ok())
-        .flatten();
-    let target = resolved.as_deref().unwrap_or(path);
-    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let tmp = temp_path(target);
-    let written = (|| -> io::Result<()> {
-        let create = || OpenOptions::new().write(true).create_new(true).open(&tmp);
-        let mut file = match create() {
-            // The name carries our pid and a per-process counter, so a file already there was
-            // left by a dead process that had our pid (killed mid-write): stale, not a rival.
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                fs::remove_file(&tmp)?;
-                create()?
-            }
-            other => other?,
-        };
-        // Keep the permissions of the file we replace (a user may have made it private).
-        if let Ok(meta) = fs::metadata(target) {
-            let _ = file.set_permissions(meta.permissions());
-        }
-        write_pieces(&mut file, parts, piece.max(1))?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, target)?;
-        // The rename itself must reach the disk too, or a power cut may undo it.
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(Error::io(path, "write", e));
+pub struct PieceWriter<W: Write> {
+    inner: W,
+    piece: usize,
+    /// Bytes handed to `inner` so far, always a multiple of `piece` until the flush.
+    written: usize,
+    /// The start of the next piece, when a write ended inside it.
+    stage: Vec<u8>,
+}
+
+impl<W: Write> PieceWriter<W> {
+    pub fn new(inner: W, piece: usize) -> PieceWriter<W> {
+        PieceWriter { inner, piece: piece.max(1), written: 0, stage: Vec::new() }
     }
-    Ok(())
+
+    /// Bytes received so far.
+    pub fn position(&self) -> usize {
+        self.written + self.stage.len()
+    }
+}
+
+impl<W: Write> Write for PieceWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.piece == usize::MAX {
+            // No pieces: everything goes straight through.
+            self.inner.write_all(buf)?;
+            self.written += buf.len();
+            return Ok(buf.len());
+        }
+        if self.stage.is_empty() && buf.len() >= self.piece {
+            // A whole piece straight from the caller's buffer; one per call, as the folio
+            // sizes follow the sizes of the writes.
+            self.inner.write_all(&buf[..self.piece])?;
+            self.written += self.piece;
+            return Ok(self.piece);
+        }
+        let take = (self.piece - self.stage.len()).min(buf.len());
+        self.stage.extend_from_slice(&buf[..take]);
+        if self.stage.len() == self.piece {
+            self.inner.write_all(&self.stage)?;
+            self.written += self.piece;
+            self.stage.clear();
+        }
+        Ok(take)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.stage.is_empty() {
+            self.inner.write_all(&self.stage)?;
+            self.written += self.stage.len();
+            self.stage.clear();
+        }
+        self.inner.flush()
+    }
 }
 
 /// A temporary name next to `path`, unique to this process and call.
@@ -220,15 +294,26 @@ mod tests {
                 }
                 parts.push(&data[from..]);
                 let mut calls = Calls::default();
-                write_pieces(&mut calls, &parts, piece).unwrap();
+                let mut w = PieceWriter::new(&mut calls, piece);
+                for part in &parts {
+                    w.write_all(part).unwrap();
+                }
+                assert_eq!(w.position(), data.len());
+                w.flush().unwrap();
                 let written: Vec<u8> = calls.0.concat();
                 assert_eq!(written, data, "piece {piece}, cuts {cuts:?}");
-                // Every write starts at a multiple of `piece`, and all but the last fill it.
+                if piece == usize::MAX {
+                    continue; // no pieces: written through as it comes
+                }
+                // Every write is one piece, starting at a multiple of `piece`, but for the last,
+                // which may be shorter.
                 let mut at = 0;
                 for (i, call) in calls.0.iter().enumerate() {
                     assert_eq!(at % piece, 0, "piece {piece}, cuts {cuts:?}: call {i} at {at}");
                     if i + 1 < calls.0.len() {
-                        assert_eq!(call.len(), piece.min(data.len()), "piece {piece} call {i}");
+                        assert_eq!(call.len(), piece, "piece {piece}, cuts {cuts:?}: call {i}");
+                    } else {
+                        assert!(call.len() <= piece, "piece {piece}, cuts {cuts:?}: last call");
                     }
                     at += call.len();
                 }

@@ -1,11 +1,12 @@
 //! `glossary.json`: the recorded terms and their explanations.
 
 use std::borrow::Cow;
+use std::io::Write;
 use std::path::Path;
 
 use indexmap::IndexMap;
 
-use super::files::{json_error, read_if_exists, write_atomic};
+use super::files::{json_error, read_if_exists, AtomicFile};
 use super::Store;
 use crate::error::{Error, Result};
 
@@ -85,9 +86,19 @@ impl<'a> Glossary<'a> {
     }
 
     /// Writes the glossary atomically. The caller holds the store's lock.
+    ///
+    /// The text goes to the file as it is produced: at 100k terms it is some 17 MB, which is
+    /// then never held in memory.
     pub fn save(&self, store: &Store) -> Result<()> {
         store.ensure_dir()?;
-        write_atomic(&store.glossary_path(), self.to_json().as_bytes())
+        let path = store.glossary_path();
+        let mut file = AtomicFile::create(&path)?;
+        let mut out = std::io::BufWriter::with_capacity(64 * 1024, file.file());
+        write_pretty_json(&mut out, &self.entries)
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::io(&path, "write", e))?;
+        drop(out);
+        file.commit()
     }
 
     pub fn len(&self) -> usize {
@@ -160,8 +171,16 @@ pub fn pretty_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
 /// [`pretty_json`] into a buffer of `capacity` bytes to start with.
 fn pretty_json_sized<T: serde::Serialize + ?Sized>(value: &T, capacity: usize) -> String {
     let mut out = Vec::with_capacity(capacity);
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-    value.serialize(&mut ser).expect("serialising strings to memory cannot fail");
+    write_pretty_json(&mut out, value).expect("serialising strings to memory cannot fail");
     String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// [`pretty_json`], written to `out`.
+fn write_pretty_json<T: serde::Serialize + ?Sized>(
+    out: &mut impl Write,
+    value: &T,
+) -> std::io::Result<()> {
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
+    let mut ser = serde_json::Serializer::with_formatter(out, formatter);
+    value.serialize(&mut ser).map_err(std::io::Error::from)
 }
