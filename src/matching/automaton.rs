@@ -41,8 +41,10 @@
 //! * `dup_of` / `dup_id`: identical terms share one state, which reports the lowest id; the
 //!   others are listed here (sorted by that id) and added to the result next to it.
 //!
-//! The build places states breadth-first, so the shallow states that nearly every prompt byte
-//! visits sit together at the front of the table.
+//! The build places the states of the first six bytes (two CJK characters) breadth-first, so
+//! the shallow states that nearly every prompt byte visits sit together at the front of the
+//! table, and each deeper subtree depth-first, so that the path of a term found in a prompt lies
+//! in a few neighbouring blocks rather than one level's worth of table apart per byte.
 //!
 //! # Searching
 //!
@@ -448,6 +450,34 @@ impl Keys {
     }
 }
 
+/// Calls `f(label, first, end)` for each child of a state whose keys are `lo..hi`, all longer
+/// than `depth` and sharing their first `depth` bytes: the keys are grouped by their byte at
+/// `depth`, and as they are sorted the groups are runs.
+fn for_each_child(
+    keys: &Keys,
+    lo: usize,
+    hi: usize,
+    depth: usize,
+    mut f: impl FnMut(u8, usize, usize),
+) {
+    let mut i = lo;
+    while i < hi {
+        let c = keys.byte(i, depth);
+        let j = if keys.byte(hi - 1, depth) == c {
+            hi
+        } else {
+            let rest = &keys.start[i + 1..hi];
+            i + 1 + rest.partition_point(|&st| keys.bytes[st as usize + depth] <= c)
+        };
+        f(c, i, j);
+        i = j;
+    }
+}
+
+/// Depth in bytes (two CJK characters) down to which states are placed breadth-first; see
+/// [`Builder::place_all`].
+const BREADTH_FIRST_DEPTH: usize = 6;
+
 /// What the builder keeps of an output state until ranks are known.
 struct OutState {
     slot: u32,
@@ -657,58 +687,15 @@ impl Builder {
         (slot.check == c && slot.flags & CHILD != 0).then_some(t)
     }
 
-    /// Builds the trie breadth-first over the sorted keys, placing each state's children as a
-    /// group and computing their failure and output links at once: the failure chain of a state
-    /// only holds shallower states, whose children are placed already.
+    /// Builds the trie over the sorted keys: first every state is placed ([`Builder::place_all`]),
+    /// then the failure and output links are computed a level at a time, shallowest first: the
+    /// failure chain of a state only holds shallower states, whose links are known by then.
     fn insert_all(&mut self, keys: &Keys) {
-        // (slot, first key, end key) of the states of one depth that have children; the keys of
-        // a state are those that extend it (the ones ending there are handled at its creation).
-        let mut level: Vec<(u32, u32, u32)> = vec![(0, 0, keys.id.len() as u32)];
-        let mut next_level = Vec::new();
-        let mut children: Vec<Child> = Vec::new();
-        let mut labels: Vec<u8> = Vec::new();
-        let mut depth = 0usize;
-        while !level.is_empty() {
-            children.clear();
-            for &(s, lo, hi) in &level {
-                let (lo, hi) = (lo as usize, hi as usize);
-                // Group the keys by their byte at `depth`; within [lo, hi) every key is longer
-                // than `depth` and they share their first `depth` bytes, so the groups are runs.
-                labels.clear();
-                let first_child = children.len();
-                let mut i = lo;
-                while i < hi {
-                    let c = keys.byte(i, depth);
-                    let j = if keys.byte(hi - 1, depth) == c {
-                        hi
-                    } else {
-                        let rest = &keys.start[i + 1..hi];
-                        i + 1 + rest.partition_point(|&st| keys.bytes[st as usize + depth] <= c)
-                    };
-                    labels.push(c);
-                    children.push(Child {
-                        slot: 0,
-                        parent: s,
-                        label: c,
-                        lo: i as u32,
-                        hi: j as u32,
-                        fail: 0,
-                        dict: NONE,
-                    });
-                    i = j;
-                }
-                let b = self.find_base(&labels);
-                self.place(b, &labels);
-                let parent = &mut self.slots[s as usize];
-                parent.base = b;
-                let parent_fail = parent.fail;
-                for child in &mut children[first_child..] {
-                    child.slot = b ^ u32::from(child.label);
-                    child.fail = parent_fail;
-                }
+        for (depth, mut children) in self.place_all(keys).into_iter().enumerate() {
+            for ch in &mut children {
+                ch.fail = self.slots[ch.parent as usize].fail;
             }
             self.link_level(&mut children);
-
             for ch in &children {
                 let (t, f) = (ch.slot as usize, ch.fail as usize);
                 // Keys equal to the path to `t` come first in its range.
@@ -733,13 +720,91 @@ impl Builder {
                     slot.flags |= OUT;
                     self.outs.push(OutState { slot: t as u32, id, dict });
                 }
-                if k < ch.hi as usize {
-                    next_level.push((ch.slot, k as u32, ch.hi));
-                }
+            }
+        }
+    }
+
+    /// Gives every state with children its base and places the children; returns the placed
+    /// states by depth (element `d` holds the states at depth `d + 1`), for the links.
+    ///
+    /// The order decides where states land, and so how many pages of the mapped index a search
+    /// touches: the hook reads the index cold, and each new page costs a fault. States down to
+    /// [`BREADTH_FIRST_DEPTH`] are placed breadth-first, so the shallow ones that nearly every
+    /// prompt byte visits sit together at the front. Below that, each subtree is placed
+    /// depth-first, whole, before the next: the path of a term that occurs in the prompt then
+    /// lies in a few neighbouring blocks, where breadth-first it would cross a level's worth of
+    /// table per byte.
+    fn place_all(&mut self, keys: &Keys) -> Vec<Vec<Child>> {
+        let mut levels: Vec<Vec<Child>> = Vec::new();
+        let mut labels: Vec<u8> = Vec::new();
+        let mut below: Vec<(u32, u32, u32)> = Vec::new();
+        let mut level: Vec<(u32, u32, u32)> = vec![(0, 0, keys.id.len() as u32)];
+        let mut next_level = Vec::new();
+        let mut depth = 0usize;
+        while !level.is_empty() && depth < BREADTH_FIRST_DEPTH {
+            for &state in &level {
+                self.place_children(keys, state, depth, &mut labels, &mut below, &mut levels);
+                next_level.extend_from_slice(&below);
             }
             std::mem::swap(&mut level, &mut next_level);
             next_level.clear();
             depth += 1;
+        }
+        // The stack holds (state, keys, depth); children go on in reverse, so that they come off
+        // in label order.
+        let mut stack: Vec<((u32, u32, u32), usize)> =
+            level.iter().rev().map(|&state| (state, depth)).collect();
+        while let Some((state, depth)) = stack.pop() {
+            self.place_children(keys, state, depth, &mut labels, &mut below, &mut levels);
+            stack.extend(below.iter().rev().map(|&child| (child, depth + 1)));
+        }
+        levels
+    }
+
+    /// Places the children of `state` (its slot, and the keys `lo..hi` that extend it, which
+    /// are longer than `depth`) and adds them to `levels[depth]`. `below` receives those of its
+    /// children that have children in turn, with the keys that extend them.
+    fn place_children(
+        &mut self,
+        keys: &Keys,
+        (s, lo, hi): (u32, u32, u32),
+        depth: usize,
+        labels: &mut Vec<u8>,
+        below: &mut Vec<(u32, u32, u32)>,
+        levels: &mut Vec<Vec<Child>>,
+    ) {
+        if levels.len() <= depth {
+            levels.resize_with(depth + 1, Vec::new);
+        }
+        let children = &mut levels[depth];
+        let first = children.len();
+        labels.clear();
+        for_each_child(keys, lo as usize, hi as usize, depth, |c, i, j| {
+            labels.push(c);
+            children.push(Child {
+                slot: u32::from(c),
+                parent: s,
+                label: c,
+                lo: i as u32,
+                hi: j as u32,
+                fail: 0,
+                dict: NONE,
+            });
+        });
+        let b = self.find_base(labels);
+        self.place(b, labels);
+        self.slots[s as usize].base = b;
+        below.clear();
+        for ch in &mut levels[depth][first..] {
+            ch.slot ^= b;
+            // Keys equal to the path to the child come first in its range; the rest extend it.
+            let mut k = ch.lo as usize;
+            while k < ch.hi as usize && keys.len(k) == depth + 1 {
+                k += 1;
+            }
+            if k < ch.hi as usize {
+                below.push((ch.slot, k as u32, ch.hi));
+            }
         }
     }
 
