@@ -34,10 +34,11 @@ fn main() {
         }
         let mut request = vec![0u8; length];
         let _ = reader.read_exact(&mut request);
-        let _ = write!(
-            stream,
+        // One write: the stand-in's own cost counts against tinylingo's in the benchmark.
+        let answer = format!(
             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         );
+        let _ = stream.write_all(answer.as_bytes());
     }
 }

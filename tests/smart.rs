@@ -150,6 +150,19 @@ fn hook_adds_a_confirmed_candidate_after_the_exact_hits() {
     assert!(context.find("- 提交: ") < context.find("- 智能抠图: "));
 }
 
+/// A prompt far larger than the client's buffers (16 KiB each way) still goes to the model
+/// whole, and the answer is read.
+#[test]
+fn hook_sends_a_long_prompt_whole() {
+    let prompt = format!("{ONE_CANDIDATE}{}", "，这是一段很长的补充说明".repeat(6_000));
+    let (out, requests) = hook_with_reply(&prompt, Reply::content(r#"{"relevant":[1]}"#));
+    assert_eq!(requests.len(), 1, "one request to the model");
+    let sent = requests[0].body["messages"][0]["content"].as_str().expect("a user message");
+    assert!(sent.len() > 100_000, "request content of {} bytes", sent.len());
+    assert!(sent.contains(&prompt), "the whole prompt is in the request");
+    assert_answer(&out, &["提交", "智能抠图"], "long prompt, confirmed");
+}
+
 #[test]
 fn hook_confirmation_without_exact_hit_gives_only_the_smart_hit() {
     let (out, requests) = hook_with_reply(DESIGN_PROMPT, Reply::content(r#"{"relevant":[1]}"#));
