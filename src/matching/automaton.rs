@@ -157,7 +157,8 @@ impl ArchivedAutomaton {
     /// the table contents; damaged tables may give wrong pairs, which the caller verifies.
     pub fn find_all(&self, haystack: &[u8]) -> Vec<(u32, usize)> {
         let w = Walker::new(&self.units);
-        let mut found = Found { hits: Vec::new(), seen: Vec::new() };
+        let total = self.outs.len() / 2;
+        let mut found = Found { hits: Vec::new(), seen: Seen::for_search(haystack.len(), total) };
         let n = haystack.len();
         // Lanes must see this many bytes before the first end they are responsible for.
         let overlap = (self.max_len.to_native() as usize).saturating_sub(1).min(n);
@@ -226,20 +227,15 @@ impl ArchivedAutomaton {
     fn report(&self, s: usize, end: usize, found: &mut Found) {
         let Found { hits, seen } = found;
         let outs: &[u32_le] = &self.outs;
+        let total = outs.len() / 2;
         let Some(mut r) = rank(&self.out_rank, s) else { return };
-        if seen.is_empty() {
-            seen.resize((outs.len() / 2).div_ceil(64), 0);
-        }
-        // Each step sets a bit that was clear, so this ends within outs.len() / 2 steps overall,
-        // even if damaged links form a cycle.
+        // Each step marks a rank below `total` that was not marked, so this ends within
+        // `total` steps overall, even if damaged links form a cycle.
         loop {
-            let Some(word) = seen.get_mut(r / 64) else { return };
-            let bit = 1u64 << (r % 64);
-            if *word & bit != 0 {
+            if r >= total || !seen.mark(r, total) {
                 // Seen before: this state and everything down its chain are reported already.
                 return;
             }
-            *word |= bit;
             let (Some(id), Some(next)) = (outs.get(2 * r), outs.get(2 * r + 1)) else { return };
             let id = id.to_native();
             if id != NONE {
@@ -280,9 +276,72 @@ const MIN_LANE_BYTES: usize = 64;
 /// What a search has found so far.
 struct Found {
     hits: Vec<(u32, usize)>,
-    /// Bitset over output ranks, allocated on the first output state reached: most prompts
-    /// hit little, and an empty Vec costs nothing.
-    seen: Vec<u64>,
+    seen: Seen,
+}
+
+/// The output states (by rank) whose chains a search has reported.
+///
+/// A bitset over all output ranks is the fastest, but at 100k terms it is 18 KiB to allocate
+/// and clear, which for the hook, a fresh process, means page faults that cost more than the
+/// whole search of a typical prompt. A short prompt reaches a few output states: they are kept
+/// in a small hash set on the stack, which turns into the bitset if it fills up.
+// One per search, on the stack on purpose: boxing the small variant would allocate again.
+#[allow(clippy::large_enum_variant)]
+enum Seen {
+    Small { slots: [u32; Seen::SMALL], len: usize },
+    Bits(Vec<u64>),
+}
+
+impl Seen {
+    /// Slots of the small set (a power of two); it holds at most half as many ranks.
+    const SMALL: usize = 256;
+
+    /// Bytes of haystack from which a search starts with the bitset: a long prompt reaches
+    /// output states in proportion (a 1,000-character one, hundreds at 100k terms), and its
+    /// search costs enough that the bitset's set-up is small beside it.
+    const BITS_FROM: usize = 1024;
+
+    /// The set for a search of `len` bytes over `total` output states.
+    fn for_search(len: usize, total: usize) -> Seen {
+        if len >= Seen::BITS_FROM || total <= 64 * 16 {
+            Seen::Bits(vec![0; total.div_ceil(64)])
+        } else {
+            Seen::Small { slots: [NONE; Seen::SMALL], len: 0 }
+        }
+    }
+
+    /// Marks rank `r` (below `total`); false if it was marked already.
+    fn mark(&mut self, r: usize, total: usize) -> bool {
+        match self {
+            Seen::Small { slots, len } => {
+                let mut at = (r as u32).wrapping_mul(0x9e37_79b1) as usize >> 24;
+                loop {
+                    match slots[at] {
+                        NONE => break,
+                        m if m as usize == r => return false,
+                        _ => at = (at + 1) % Seen::SMALL,
+                    }
+                }
+                if *len < Seen::SMALL / 2 {
+                    slots[at] = r as u32;
+                    *len += 1;
+                    return true;
+                }
+                let mut bits = vec![0u64; total.div_ceil(64)];
+                for &m in slots.iter().filter(|&&m| m != NONE) {
+                    bits[m as usize / 64] |= 1 << (m % 64);
+                }
+                *self = Seen::Bits(bits);
+                self.mark(r, total)
+            }
+            Seen::Bits(bits) => {
+                let (word, bit) = (&mut bits[r / 64], 1u64 << (r % 64));
+                let fresh = *word & bit == 0;
+                *word |= bit;
+                fresh
+            }
+        }
+    }
 }
 
 /// Transitions over the archived units.
@@ -949,6 +1008,23 @@ mod tests {
 
     fn ids(terms: &[&str], haystack: &str) -> Vec<u32> {
         find(terms, haystack).into_iter().map(|(id, _)| id).collect()
+    }
+
+    /// A short prompt that reaches more output states than the small set of reported ones
+    /// holds, over more output states than the bitset is used for directly: the set turns into
+    /// a bitset midway, and nothing is lost or reported twice.
+    #[test]
+    fn many_hits_switch_the_seen_set_midway() {
+        let code = |i: usize| -> String {
+            [i / 676, i / 26 % 26, i % 26].iter().map(|&d| char::from(b'a' + d as u8)).collect()
+        };
+        let owned: Vec<String> = (0..2000).map(code).collect();
+        let terms: Vec<&str> = owned.iter().map(String::as_str).collect();
+        let haystack: String = (0..200).map(|i| format!("{} ", code(i * 7 + 3))).collect();
+        assert!(haystack.len() < Seen::BITS_FROM && 200 > Seen::SMALL / 2);
+        let t: Vec<&[u8]> = terms.iter().map(|s| s.as_bytes()).collect();
+        assert_eq!(ids(&terms, &haystack), naive(&t, haystack.as_bytes()));
+        assert_eq!(ids(&terms, &haystack).len(), 200);
     }
 
     /// The ids of the non-empty terms that occur, the plain way.
