@@ -265,6 +265,18 @@ fn leftover_temp_files_do_not_break_the_next_write() {
             out.stderr
         );
     }
+    // Each writer cleared away what the dead ones left (a debug log's temp file is not ours to
+    // remove: the hook writes it without the lock).
+    fs::write(store.join(".debug.log.9.0.tmp"), junk).unwrap();
+    home.run(&["record", "新词", "x"]).ok();
+    let mut left: Vec<String> = fs::read_dir(&store)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    left.sort();
+    assert_eq!(left, [".debug.log.9.0.tmp"]);
+    home.run(&["remove", "新词"]).ok();
     let hits = hook_hits(&home.claude_hook("智能抠图"));
     assert_eq!(hits.len(), 1);
     assert_eq!(glossary_entries(&home).len(), 4);

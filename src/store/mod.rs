@@ -78,10 +78,27 @@ impl Store {
         std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, "create folder", e))
     }
 
-    /// Takes the store's exclusive lock, waiting for any other writer to finish.
+    /// Takes the store's exclusive lock, waiting for any other writer to finish, and clears
+    /// away what a killed writer left.
     pub fn lock(&self) -> Result<files::StoreLock> {
         self.ensure_dir()?;
-        files::StoreLock::acquire(&self.lock_path())
+        let lock = files::StoreLock::acquire(&self.lock_path())?;
+        self.remove_stale_temp_files();
+        Ok(lock)
+    }
+
+    /// Removes the temporary files (`.glossary.json.<pid>.<n>.tmp`, and the same for
+    /// `glossary.index` and `config.json`) of writers killed before their rename. Every writer
+    /// of those three files holds the lock, so once we hold it none of them is in use; and at
+    /// 100k terms each can be tens of megabytes. (Other temporary files, such as the debug
+    /// log's, are written without the lock and are left alone.)
+    fn remove_stale_temp_files(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        for entry in entries.flatten() {
+            if is_locked_writers_temp(&entry.file_name().to_string_lossy()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     }
 
     /// Takes the lock only when nobody holds it (the hook never waits on a running `record`).
@@ -90,7 +107,47 @@ impl Store {
     }
 }
 
+/// Whether `name` is a temporary file of a writer of `glossary.json`, `glossary.index` or
+/// `config.json`: `.<file>.<pid>.<n>.tmp`.
+fn is_locked_writers_temp(name: &str) -> bool {
+    ["glossary.json", "glossary.index", "config.json"].iter().any(|file| {
+        let middle = name
+            .strip_prefix('.')
+            .and_then(|n| n.strip_prefix(file))
+            .and_then(|n| n.strip_prefix('.'))
+            .and_then(|n| n.strip_suffix(".tmp"));
+        middle.and_then(|m| m.split_once('.')).is_some_and(|(pid, n)| {
+            [pid, n].iter().all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        })
+    })
+}
+
 /// The user's home folder, from `HOME`.
 pub fn home_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_locked_writers_temp;
+
+    #[test]
+    fn only_the_locked_writers_temp_files_are_recognised() {
+        for name in [".glossary.json.12.0.tmp", ".glossary.index.7.31.tmp", ".config.json.1.2.tmp"]
+        {
+            assert!(is_locked_writers_temp(name), "{name}");
+        }
+        for name in [
+            "glossary.json",
+            ".glossary.json.tmp",
+            ".glossary.json.12.tmp",
+            ".glossary.json.12.x.tmp",
+            ".glossary.json..0.tmp",
+            ".debug.log.12.0.tmp",
+            ".glossary.json.12.0.tmp.bak",
+            "glossary.json.12.0.tmp",
+        ] {
+            assert!(!is_locked_writers_temp(name), "{name}");
+        }
+    }
 }
