@@ -16,7 +16,7 @@ const SHAPE: &str = "a JSON object of \"term\": \"explanation\" strings";
 /// are reported in).
 ///
 /// The text is owned when read from `glossary.json` (`Glossary<'static>`), and borrowed when
-/// `record` and `remove` take it from the mapped index ([`crate::index::load_glossary`]): at
+/// `record` and `remove` take it from the mapped index ([`crate::index::CurrentIndex`]): at
 /// 100k terms, copying every term and explanation into its own allocation costs more than
 /// the rest of reading it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -58,9 +58,10 @@ impl Glossary<'static> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Glossary::default());
         }
-        let entries: IndexMap<String, String, ahash::RandomState> =
+        // A `Cow` is always deserialised owned, so this is the glossary's own map, built once.
+        let entries: Entries<'static> =
             serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e, SHAPE))?;
-        Ok(entries.into_iter().collect())
+        Ok(Glossary { entries })
     }
 }
 
