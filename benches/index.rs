@@ -44,7 +44,8 @@ fn open(c: &mut Criterion) {
         // The part of opening that could grow with the glossary if the archive were shaped
         // wrong: the header check and rkyv's checked access, on the mapped bytes.
         let sources = index::source_fingerprints(&store);
-        let map = index::open_mapped(&store.index_path(), sources).expect("map");
+        let map =
+            index::open_mapped(&store.index_path(), sources, index::Reading::Sparse).expect("map");
         group.bench_function(BenchmarkId::new("checked_access", n), |b| {
             b.iter(|| {
                 index::check_header(&map).expect("header");
