@@ -78,6 +78,9 @@ pub fn build(glossary: &Glossary, settings: &Settings) -> IndexData {
             (entries, join(automaton), join(fuzzy))
         })
     };
+    let mut automaton = automaton;
+    // A hit leads straight to its entry's record (see `Entries`).
+    automaton.map_ids(entries.record_starts());
     IndexData { settings: settings.clone(), entries, automaton, fuzzy }
 }
 

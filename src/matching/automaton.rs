@@ -34,7 +34,8 @@
 //!   group, flag bits 0..32, flag bits 32..64]` per 64 slots, so that the *rank* of an output
 //!   state (how many output states precede it) costs one lookup and one popcount.
 //! * `outs[2r]`, `outs[2r + 1]`, per output state in rank order: the term the state ends (or
-//!   [`NONE`] when only a suffix of it is a term) and the rank of the next state down its failure
+//!   [`NONE`] when only a suffix of it is a term; in the index, not the term's id but where its
+//!   entry's record starts, see [`Automaton::map_ids`]) and the rank of the next state down its failure
 //!   chain that ends a term (the dictionary suffix link), or [`NONE`]. The two words sit side by
 //!   side because they are always read together: in the hook, whose index is mapped and read
 //!   cold, each separate place a hit has to look costs a page fault.
@@ -144,6 +145,23 @@ impl Automaton {
     pub fn num_slots(&self) -> usize {
         self.units.len()
     }
+
+    /// Makes the automaton report `value[id]` instead of each term id `id`. The values must
+    /// increase with the id, so that hits sorted by value are still in glossary order (and
+    /// identical terms stay in order). The index uses it to have hits lead straight to their
+    /// entries' records.
+    ///
+    /// # Panics
+    ///
+    /// If `value` has fewer items than there are terms.
+    pub fn map_ids(&mut self, value: &[u32]) {
+        debug_assert!(value.windows(2).all(|w| w[0] < w[1]), "values must increase");
+        for id in self.outs.iter_mut().step_by(2).chain(&mut self.dup_of).chain(&mut self.dup_id) {
+            if *id != NONE {
+                *id = value[*id as usize];
+            }
+        }
+    }
 }
 
 impl ArchivedAutomaton {
@@ -153,7 +171,8 @@ impl ArchivedAutomaton {
     }
 
     /// Every term that occurs in `haystack`, once each, as `(id, end)` where `end` is the byte
-    /// offset just past one occurrence; sorted by id. Never panics and always terminates, whatever
+    /// offset just past one occurrence; sorted by id. (After [`Automaton::map_ids`], the
+    /// values given there stand for the ids.) Never panics and always terminates, whatever
     /// the table contents; damaged tables may give wrong pairs, which the caller verifies.
     pub fn find_all(&self, haystack: &[u8]) -> Vec<(u32, usize)> {
         let w = Walker::new(&self.units);
@@ -1008,6 +1027,25 @@ mod tests {
 
     fn ids(terms: &[&str], haystack: &str) -> Vec<u32> {
         find(terms, haystack).into_iter().map(|(id, _)| id).collect()
+    }
+
+    #[test]
+    fn mapped_ids_are_reported_in_their_place() {
+        // Duplicates, a suffix, a term that never occurs, an empty one.
+        let terms: [&[u8]; 6] = [b"ab", b"b", b"zz", b"ab", b"", b"cab"];
+        let hay = b"xcabx";
+        let plain = Automaton::build(&terms);
+        let mut mapped = plain.clone();
+        let value = [10, 25, 26, 40, 41, 97];
+        mapped.map_ids(&value);
+        let (p, m) = (archive(&plain), archive(&mapped));
+        let expected: Vec<(u32, usize)> = access(&p)
+            .find_all(hay)
+            .into_iter()
+            .map(|(id, end)| (value[id as usize], end))
+            .collect();
+        assert_eq!(expected, [(10, 4), (25, 4), (40, 4), (97, 4)]);
+        assert_eq!(access(&m).find_all(hay), expected);
     }
 
     /// A short prompt that reaches more output states than the small set of reported ones

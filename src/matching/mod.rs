@@ -32,6 +32,14 @@ pub trait TermSource {
     fn verified(&self, id: u32) -> Option<(&str, &str)> {
         Some((self.term(id)?, self.explanation(id)?))
     }
+    /// The entry an automaton hit reports, as id, term and explanation, verified. An automaton
+    /// reports term ids unless the index replaced them ([`automaton::Automaton::map_ids`]):
+    /// the archived index has it report where each entry's record starts, so a hit reaches its
+    /// text in one place.
+    fn reported(&self, value: u32) -> Option<(u32, &str, &str)> {
+        let (term, explanation) = self.verified(value)?;
+        Some((value, term, explanation))
+    }
 }
 
 impl<S: AsRef<str>> TermSource for [(S, S)] {
@@ -191,8 +199,8 @@ fn exact_hits<'a, T: TermSource + ?Sized>(
         .automaton
         .find_all(hay)
         .into_iter()
-        .filter_map(|(id, end)| {
-            let (term, explanation) = engines.entries.verified(id)?;
+        .filter_map(|(value, end)| {
+            let (id, term, explanation) = engines.entries.reported(value)?;
             let start = end.checked_sub(term.len())?;
             (hay.get(start..end) == Some(term.as_bytes())).then_some(Entry {
                 id,
