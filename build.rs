@@ -23,7 +23,7 @@
 //! of it the hook touches is one page fault when it starts and more work when it exits.
 //! `src/hot_path.ld` (written by `benches/hot-path.sh` from callgrind runs of the hook, and
 //! checked by CI) puts them in one output section at the front of the code: the hook's code
-//! faults go from 14 windows to 3 (hook against hook, about 7 % less wall time). The script
+//! faults go from 14 windows to 3 (hook against hook, about 8 % less wall time). The script
 //! only orders sections, so a list that lags behind the code costs speed, never correctness.
 //! `TINYLINGO_UNORDERED=1` links without it: valgrind only names functions that lie in `.text`,
 //! so the script that makes the list profiles a binary linked that way.
