@@ -16,6 +16,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-write}
+command -v valgrind >/dev/null || {
+  echo "benches/hot-path.sh needs valgrind (Debian: apt-get install valgrind)" >&2
+  exit 2
+}
 script=src/hot_path.ld
 target=target/hot-path
 
@@ -45,7 +49,8 @@ for n in 1000 100000; do
       event=$work/$e.json
       [ "$platform" = cursor ] && event=$work/$e-cursor.json
       TINYLINGO_HOME=$work/store-$n valgrind --tool=callgrind --demangle=no \
-        --callgrind-out-file="$work/cg.$runs" "$bin" hook "$platform" <"$event" >/dev/null 2>&1
+        --callgrind-out-file="$work/cg.$runs" "$bin" hook "$platform" <"$event" >/dev/null \
+        2>"$work/valgrind.log" || { cat "$work/valgrind.log" >&2; exit 2; }
       runs=$((runs + 1))
     done
   done
@@ -68,7 +73,11 @@ names=$(awk '
   sed -E "s/'[0-9]+$//" |                      # callgrind marks recursion levels as name'2
   grep -Ev '^(0x[0-9a-f]+|\(below main\)|_start|_init|_fini|frame_dummy|register_tm_clones|deregister_tm_clones|__do_global_dtors_aux)$' |
   sed -E 's/17h[0-9a-f]{16}E$/17h*E/' |
-  LC_ALL=C sort -u)
+  LC_ALL=C sort -u) || true
+if [ -z "$names" ]; then
+  echo "benches/hot-path.sh: callgrind named no function of $bin; is it built with symbols?" >&2
+  exit 2
+fi
 
 {
   echo "/* The functions a hook run executes, placed together at the front of the binary's code."
