@@ -35,10 +35,10 @@
 //!   state (how many output states precede it) costs one lookup and one popcount.
 //! * `outs[2r]`, `outs[2r + 1]`, per output state in rank order: the term the state ends (or
 //!   [`NONE`] when only a suffix of it is a term; in the index, not the term's id but where its
-//!   entry's record starts, see [`Automaton::map_ids`]) and the rank of the next state down its failure
-//!   chain that ends a term (the dictionary suffix link), or [`NONE`]. The two words sit side by
-//!   side because they are always read together: in the hook, whose index is mapped and read
-//!   cold, each separate place a hit has to look costs a page fault.
+//!   entry's record starts, see [`Automaton::map_ids`]) and the rank of the next state down its
+//!   failure chain that ends a term (the dictionary suffix link), or [`NONE`]. The two words sit
+//!   side by side because they are always read together: in the hook, whose index is mapped
+//!   and read cold, each separate place a hit has to look costs a page fault.
 //! * `dup_of` / `dup_id`: identical terms share one state, which reports the lowest id; the
 //!   others are listed here (sorted by that id) and added to the result next to it.
 //!

@@ -204,6 +204,19 @@ fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
 }
 
+/// Whether `name` is one of [`temp_path`]'s names for a file named `file`:
+/// `.<file>.<pid>.<n>.tmp`.
+pub fn is_temp_name_of(name: &str, file: &str) -> bool {
+    let middle = name
+        .strip_prefix('.')
+        .and_then(|n| n.strip_prefix(file))
+        .and_then(|n| n.strip_prefix('.'))
+        .and_then(|n| n.strip_suffix(".tmp"));
+    middle.and_then(|m| m.split_once('.')).is_some_and(|(pid, n)| {
+        [pid, n].iter().all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
 /// Reads a file, `Ok(None)` when it does not exist.
 pub fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
     match fs::read(path) {

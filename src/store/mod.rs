@@ -52,14 +52,14 @@ impl Store {
         &self.dir
     }
     pub fn glossary_path(&self) -> PathBuf {
-        self.dir.join("glossary.json")
+        self.dir.join(GLOSSARY_FILE)
     }
     pub fn config_path(&self) -> PathBuf {
-        self.dir.join("config.json")
+        self.dir.join(CONFIG_FILE)
     }
     /// The precompiled index the hook maps (see [`crate::index`]).
     pub fn index_path(&self) -> PathBuf {
-        self.dir.join("glossary.index")
+        self.dir.join(INDEX_FILE)
     }
     /// The lock file every read-modify-write of this folder holds exclusively.
     pub fn lock_path(&self) -> PathBuf {
@@ -107,19 +107,15 @@ impl Store {
     }
 }
 
+// The store's files. Every writer of each of them holds the store's lock.
+const GLOSSARY_FILE: &str = "glossary.json";
+const CONFIG_FILE: &str = "config.json";
+const INDEX_FILE: &str = "glossary.index";
+
 /// Whether `name` is a temporary file of a writer of `glossary.json`, `glossary.index` or
-/// `config.json`: `.<file>.<pid>.<n>.tmp`.
+/// `config.json`.
 fn is_locked_writers_temp(name: &str) -> bool {
-    ["glossary.json", "glossary.index", "config.json"].iter().any(|file| {
-        let middle = name
-            .strip_prefix('.')
-            .and_then(|n| n.strip_prefix(file))
-            .and_then(|n| n.strip_prefix('.'))
-            .and_then(|n| n.strip_suffix(".tmp"));
-        middle.and_then(|m| m.split_once('.')).is_some_and(|(pid, n)| {
-            [pid, n].iter().all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-        })
-    })
+    [GLOSSARY_FILE, INDEX_FILE, CONFIG_FILE].iter().any(|file| files::is_temp_name_of(name, file))
 }
 
 /// The user's home folder, from `HOME`.
