@@ -45,6 +45,12 @@ impl Error {
                 "check the folder's permissions, or point TINYLINGO_HOME at a writable folder"
                     .into(),
             ),
+            Error::Io { source, path, .. } if crate::store::files::is_not_regular(source) => {
+                Some(format!(
+                    "tinylingo reads and writes only regular files there; move it aside: {}",
+                    path.display()
+                ))
+            }
             Error::Io { .. } => None,
             Error::BadFile { path, .. } => Some(format!(
                 "fix the file by hand (it was left untouched), or move it aside: {}",

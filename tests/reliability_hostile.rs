@@ -254,6 +254,82 @@ fn run_unprivileged(home: &Home, args: &[&str], stdin: Option<&[u8]>) -> common:
     run_command(home.command_via(wrapper, args), stdin)
 }
 
+/// Replaces whatever is at `path` with a FIFO.
+fn make_fifo(path: &Path) {
+    let _ = fs::remove_file(path);
+    let status = Command::new("mkfifo").arg(path).status().expect("run mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// `args` with `stdin`, killed after 20 s (exit 124), so that a binary stuck opening a FIFO
+/// fails the test instead of hanging it.
+fn run_watched(home: &Home, args: &[&str], stdin: Option<&[u8]>) -> common::Output {
+    run_command(home.command_via(&["timeout", "20"], args), stdin)
+}
+
+/// Whether `path` is a FIFO.
+fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+#[test]
+fn fifo_in_place_of_a_store_file() {
+    let prompt = "智能抠图 提交";
+    let answers = |home: &Home, platform: &str| {
+        let out = run_watched(home, &["hook", platform], Some(&event(platform, prompt)));
+        block_of(platform, &out).is_some_and(|b| b.contains("不要执行 git push"))
+    };
+
+    // The index: the hook answers from glossary.json and writes a real index for the next one.
+    let home = seeded();
+    make_fifo(&home.index());
+    for p in PLATFORMS {
+        assert!(answers(&home, p), "{p}: no answer with a FIFO index");
+    }
+    assert!(fs::metadata(home.index()).unwrap().is_file(), "the index was not rewritten");
+
+    // config.json: the default settings, with the usual warning at the command line.
+    let home = seeded();
+    make_fifo(&home.store().join("config.json"));
+    assert!(answers(&home, "claude"));
+    let out = run_watched(&home, &["match", "提交"], None);
+    out.expect_code(0);
+    assert!(out.stderr.contains("config.json: not a regular file"), "{}", out.stderr);
+    assert!(is_fifo(&home.store().join("config.json")));
+
+    // glossary.json: commands refuse it and say what to do; the hook stays silent.
+    let home = seeded();
+    make_fifo(&home.glossary());
+    for p in PLATFORMS {
+        let out = run_watched(&home, &["hook", p], Some(&event(p, prompt)));
+        assert_eq!(block_of(p, &out), None, "{p} answered");
+    }
+    for args in [&["list"][..], &["record", "新词", "x"], &["remove", "提交"], &["match", "提交"]]
+    {
+        let out = run_watched(&home, args, None);
+        out.expect_code(2);
+        assert!(out.stderr.contains("glossary.json: not a regular file"), "{}", out.stderr);
+        assert!(out.stderr.contains("hint: tinylingo reads and writes only regular files"));
+    }
+    assert!(is_fifo(&home.glossary()), "the FIFO was replaced");
+
+    // The debug log and a session's state: the hook answers without them.
+    let home = seeded();
+    home.run(&["config", "debug", "true"]).ok();
+    home.run(&["config", "inject.dedupe", "true"]).ok();
+    make_fifo(&home.store().join("debug.log"));
+    assert!(answers(&home, "claude"));
+    let sessions: Vec<_> = fs::read_dir(home.store().join("sessions"))
+        .expect("a sessions folder")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().is_some_and(|n| n.len() == 32))
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    make_fifo(&sessions[0]);
+    assert!(answers(&home, "claude"), "no answer with a FIFO session file");
+}
+
 #[test]
 fn config_folder_read_only() {
     use std::os::unix::fs::PermissionsExt;

@@ -34,7 +34,7 @@
 mod entries;
 mod header;
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -50,7 +50,7 @@ use crate::matching::automaton::Automaton;
 use crate::matching::fuzzy::FuzzyIndex;
 use crate::matching::TermSource;
 use crate::store::config::{Config, Settings};
-use crate::store::files::{write_atomic_in_pieces, AtomicFile, PieceWriter};
+use crate::store::files::{self, write_atomic_in_pieces, AtomicFile, PieceWriter};
 use crate::store::{Glossary, Store};
 
 /// The archived content of the index file.
@@ -341,7 +341,7 @@ pub fn open_mapped(
     sources: (Fingerprint, Fingerprint),
     reading: Reading,
 ) -> std::result::Result<Mmap, Unusable> {
-    let file = match File::open(path) {
+    let file = match files::open_regular(path, OpenOptions::new().read(true)) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unusable::Missing),
         Err(e) => return Err(Unusable::Unreadable(e.to_string())),

@@ -33,7 +33,56 @@ impl StoreLock {
 }
 
 fn open_lock_file(path: &Path) -> io::Result<File> {
-    OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)
+    open_regular(path, OpenOptions::new().read(true).write(true).create(true).truncate(false))
+}
+
+/// Opens `path` with `options`, refusing anything but a regular file.
+///
+/// A FIFO or a device in place of a store file would make `open` or `read` wait for a writer
+/// or a reader that never comes, and the hook, which sits in front of every prompt, must
+/// answer. So the file is opened without blocking, which changes nothing for a regular file,
+/// and its type is checked on the open file before it is used.
+pub fn open_regular(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| {
+        // Opening a FIFO for writing alone, with no reader, fails this way.
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ENXIO) {
+            return NotRegular.into();
+        }
+        e
+    })?;
+    if !file.metadata()?.is_file() {
+        return Err(NotRegular.into());
+    }
+    Ok(file)
+}
+
+/// The error of [`open_regular`] for a path that holds something other than a regular file.
+#[derive(Debug)]
+pub struct NotRegular;
+
+impl std::fmt::Display for NotRegular {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not a regular file")
+    }
+}
+
+impl std::error::Error for NotRegular {}
+
+impl From<NotRegular> for io::Error {
+    fn from(e: NotRegular) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidInput, e)
+    }
+}
+
+/// Whether `e` came from [`open_regular`] refusing the file.
+pub fn is_not_regular(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<NotRegular>())
 }
 
 /// Replaces `path` with `contents` atomically: a reader or a crash sees the old content or the
@@ -219,11 +268,19 @@ pub fn is_temp_name_of(name: &str, file: &str) -> bool {
 
 /// Reads a file, `Ok(None)` when it does not exist.
 pub fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
-    match fs::read(path) {
+    match read_regular(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io(path, "read", e)),
     }
+}
+
+/// The bytes of a regular file ([`open_regular`]).
+fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let mut file = open_regular(path, OpenOptions::new().read(true))?;
+    let mut bytes = Vec::with_capacity(file.metadata().map_or(0, |m| m.len() as usize));
+    io::Read::read_to_end(&mut file, &mut bytes)?;
+    Ok(bytes)
 }
 
 /// Turns a serde_json error into our error, naming the file and the line. `expected` says what
@@ -267,12 +324,12 @@ fn line_of_comma_before(bytes: &[u8], line: usize, column: usize) -> usize {
 /// first (whole lines), so the log never grows without bound.
 pub fn append_capped(path: &Path, line: &[u8], cap: u64) -> io::Result<()> {
     if fs::metadata(path).map(|m| m.len() > cap).unwrap_or(false) {
-        let old = fs::read(path)?;
+        let old = read_regular(path)?;
         let half = old.len() / 2;
         let cut = old[half..].iter().position(|&b| b == b'\n').map_or(old.len(), |i| half + i + 1);
         let _ = write_atomic(path, &old[cut..]);
     }
-    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    let mut file = open_regular(path, OpenOptions::new().create(true).append(true))?;
     file.write_all(line)
 }
 

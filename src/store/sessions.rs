@@ -71,7 +71,7 @@ use std::time::{Duration, SystemTime};
 
 use indexmap::IndexMap;
 
-use super::Store;
+use super::{files, Store};
 use crate::error::{Error, Result};
 
 /// Session files older than this (by mtime) are deleted.
@@ -236,7 +236,8 @@ fn maybe_prune(dir: &Path, now: SystemTime) {
     if recent {
         return;
     }
-    let touched = OpenOptions::new().create(true).truncate(false).write(true).open(&marker);
+    let touched =
+        files::open_regular(&marker, OpenOptions::new().create(true).truncate(false).write(true));
     if let Ok(file) = touched {
         let _ = file.set_modified(now);
     }
@@ -245,7 +246,7 @@ fn maybe_prune(dir: &Path, now: SystemTime) {
 
 /// Whether the file existed, and its bytes when it could be read and is not oversized.
 fn read_small(path: &Path) -> (bool, Option<Vec<u8>>) {
-    let file = match fs::File::open(path) {
+    let file = match files::open_regular(path, OpenOptions::new().read(true)) {
         Ok(file) => file,
         Err(e) => return (e.kind() != std::io::ErrorKind::NotFound, None),
     };
@@ -300,8 +301,8 @@ fn write_replacing(path: &Path, contents: &[u8]) -> Result<()> {
 
 fn append_tick(path: &Path) -> Result<()> {
     // No `create`: a session without a state file has nothing to count prompts against.
-    let mut file =
-        OpenOptions::new().append(true).open(path).map_err(|e| Error::io(path, "open", e))?;
+    let mut file = files::open_regular(path, OpenOptions::new().append(true))
+        .map_err(|e| Error::io(path, "open", e))?;
     file.write_all(b"+\n").map_err(|e| Error::io(path, "append to", e))
 }
 
