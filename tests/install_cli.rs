@@ -230,3 +230,75 @@ fn a_moved_store_registers_its_own_scripts_folder_and_is_still_recognised() {
     assert_eq!(all.len(), 1, "{settings}");
     assert_eq!(our_commands(&settings, "UserPromptSubmit").len(), 1);
 }
+
+#[test]
+fn the_assistants_own_folder_variables_are_followed() {
+    let h = Home::new();
+    let folder = |rel: &str| {
+        fs::create_dir_all(h.path(rel)).unwrap();
+        h.path(rel)
+    };
+    let vars = [
+        ("CLAUDE_CONFIG_DIR", folder("moved/claude")),
+        ("CODEX_HOME", folder("moved/codex")),
+        ("XDG_CONFIG_HOME", folder("moved/xdg")),
+        ("GEMINI_CLI_HOME", folder("moved/gemini-home")),
+    ];
+    folder("moved/xdg/opencode");
+    folder("moved/gemini-home/.gemini");
+    let run = |args: &[&str]| {
+        let mut c = h.command(home::BIN);
+        c.args(args).envs(vars.iter().map(|(k, v)| (k, v)));
+        c.output().expect("run tinylingo")
+    };
+
+    // Found through the variables, registered there, and nothing made in their usual places.
+    let out = run(&["install"]);
+    assert!(out.status.success(), "{}", home::describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for header in [
+        "Claude Code (~/moved/claude)",
+        "Codex CLI (~/moved/codex)",
+        "OpenCode (~/moved/xdg/opencode)",
+        "Gemini CLI (~/moved/gemini-home/.gemini)",
+    ] {
+        assert!(text.contains(header), "{header}: {text}");
+    }
+    for (file, event) in [
+        ("moved/claude/settings.json", "UserPromptSubmit"),
+        ("moved/codex/hooks.json", "UserPromptSubmit"),
+        ("moved/gemini-home/.gemini/settings.json", "BeforeAgent"),
+    ] {
+        let settings: serde_json::Value = serde_json::from_str(&h.read(file)).unwrap();
+        assert_eq!(our_commands(&settings, event).len(), 1, "{file}");
+    }
+    assert!(h.exists("moved/xdg/opencode/plugins/tinylingo.js"));
+    assert!(h.exists("moved/claude/CLAUDE.md") && h.exists("moved/codex/AGENTS.md"));
+    for dir in ALL_DIRS {
+        assert!(!h.exists(dir), "{dir} was created: {:?}", h.snapshot());
+    }
+
+    // Uninstall, with the same variables, finds and removes what install added.
+    let out = run(&["uninstall"]);
+    assert!(out.status.success(), "{}", home::describe(&out));
+    for file in [
+        "moved/claude/settings.json",
+        "moved/claude/CLAUDE.md",
+        "moved/codex/hooks.json",
+        "moved/xdg/opencode/plugins/tinylingo.js",
+        "moved/gemini-home/.gemini/settings.json",
+    ] {
+        assert!(!h.exists(file), "{file} left behind");
+    }
+}
+
+#[test]
+fn a_relative_folder_variable_is_not_followed() {
+    let h = Home::new();
+    h.mkdir(".claude");
+    let out = h.command(home::BIN).args(["install"]).env("CLAUDE_CONFIG_DIR", "claude").output();
+    let out = out.expect("run tinylingo");
+    assert!(out.status.success(), "{}", home::describe(&out));
+    assert!(h.exists(".claude/settings.json"));
+    assert!(!h.exists("claude"), "{:?}", h.snapshot());
+}

@@ -1,6 +1,6 @@
 //! Claude Code: a `UserPromptSubmit` command hook in `~/.claude/settings.json`, instructions in
 //! `~/.claude/CLAUDE.md`.
-use super::{CommandEntry, OutputShape, Platform, Registration, Rules, Spec};
+use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 /// A `{"hooks": [{"type": "command", "command": …, "timeout": 10}]}` group; the timeout is in
 /// seconds. Codex CLI reads the same format.
@@ -23,6 +23,7 @@ pub(super) const SPEC: Spec = Spec {
     ],
     output: OutputShape::HookSpecific { event_name: "UserPromptSubmit" },
     config_dir: ".claude",
+    config_var: Some(FolderVar { name: "CLAUDE_CONFIG_DIR", inside: "" }),
     registration: Registration::Command {
         file: "settings.json",
         event: "UserPromptSubmit",

@@ -1,6 +1,6 @@
 //! Codex CLI: a `UserPromptSubmit` command hook in `~/.codex/hooks.json`, Claude Code's shape;
 //! instructions in `~/.codex/AGENTS.md`.
-use super::{OutputShape, Platform, Registration, Rules, Spec};
+use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
     platform: Platform::Codex,
@@ -10,6 +10,7 @@ pub(super) const SPEC: Spec = Spec {
     foreign_fields: &[],
     output: OutputShape::HookSpecific { event_name: "UserPromptSubmit" },
     config_dir: ".codex",
+    config_var: Some(FolderVar { name: "CODEX_HOME", inside: "" }),
     registration: Registration::Command {
         file: "hooks.json",
         event: "UserPromptSubmit",
@@ -20,6 +21,6 @@ pub(super) const SPEC: Spec = Spec {
         "Codex runs a new or changed hook only after you trust it: open /hooks in Codex and \
          trust the tinylingo hook.",
         "Codex versions that still gate hooks need `codex_hooks = true` under [features] in \
-         ~/.codex/config.toml.",
+         config.toml, in the same folder as hooks.json.",
     ],
 };

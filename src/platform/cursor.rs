@@ -9,6 +9,7 @@ pub(super) const SPEC: Spec = Spec {
     foreign_fields: &[],
     output: OutputShape::Cursor,
     config_dir: ".cursor",
+    config_var: None,
     registration: Registration::Command {
         file: "hooks.json",
         event: "beforeSubmitPrompt",

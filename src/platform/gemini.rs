@@ -1,6 +1,6 @@
 //! Gemini CLI: a `BeforeAgent` command hook in `~/.gemini/settings.json`, instructions in
 //! `~/.gemini/GEMINI.md`.
-use super::{CommandEntry, OutputShape, Platform, Registration, Rules, Spec};
+use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
     platform: Platform::Gemini,
@@ -10,6 +10,8 @@ pub(super) const SPEC: Spec = Spec {
     foreign_fields: &[],
     output: OutputShape::HookSpecific { event_name: "BeforeAgent" },
     config_dir: ".gemini",
+    // The variable names the folder that holds `.gemini` (the home folder by default).
+    config_var: Some(FolderVar { name: "GEMINI_CLI_HOME", inside: ".gemini" }),
     registration: Registration::Command {
         file: "settings.json",
         event: "BeforeAgent",

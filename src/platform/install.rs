@@ -214,10 +214,10 @@ fn targets(home: &Path, mode: Mode, named: &[Platform]) -> Result<Vec<Platform>>
         return Ok(Platform::ALL.to_vec());
     }
     let found: Vec<Platform> =
-        Platform::ALL.into_iter().filter(|p| home.join(p.spec().config_dir).is_dir()).collect();
+        Platform::ALL.into_iter().filter(|p| p.spec().config_folder(home).is_dir()).collect();
     if found.is_empty() {
         let looked: Vec<String> =
-            Platform::ALL.iter().map(|p| format!("~/{}", p.spec().config_dir)).collect();
+            Platform::ALL.iter().map(|p| tilde(home, &p.spec().config_folder(home))).collect();
         return Err(Error::NotFound {
             problem: format!("no assistant found (looked for {})", looked.join(", ")),
             hint: Some("name one to install it anyway, e.g.: tinylingo install claude".into()),
@@ -267,7 +267,7 @@ fn running_binary(scripts: &Path) -> Result<PathBuf> {
 }
 
 fn plan_install(spec: &Spec, home: &Path, link: &Path) -> Result<Section> {
-    let dir = home.join(spec.config_dir);
+    let dir = spec.config_folder(home);
     let mut section = Section::new(spec.platform);
     if !dir.is_dir() {
         section.steps.push(step(Verb::Create, "folder", &dir, Action::MakeDir));
@@ -337,7 +337,7 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path) -> Result<Section> {
 }
 
 fn plan_uninstall(spec: &Spec, home: &Path) -> Result<Section> {
-    let dir = home.join(spec.config_dir);
+    let dir = spec.config_folder(home);
     let mut section = Section::new(spec.platform);
     if !dir.is_dir() {
         return Ok(section);
@@ -406,7 +406,7 @@ fn plan_uninstall(spec: &Spec, home: &Path) -> Result<Section> {
 /// Whether an assistant still has a registration of ours (an unreadable file counts as yes:
 /// the link stays rather than leave a hook pointing at nothing).
 fn registered(spec: &Spec, home: &Path) -> bool {
-    let dir = home.join(spec.config_dir);
+    let dir = spec.config_folder(home);
     match spec.registration {
         Registration::Command { file, entry, .. } => {
             let path = dir.join(file);
@@ -547,7 +547,8 @@ impl fmt::Display for Report {
         }
         for section in &self.sections {
             let spec = section.platform.spec();
-            writeln!(f, "{} (~/{})", spec.display, spec.config_dir)?;
+            let folder = spec.config_folder(&self.home);
+            writeln!(f, "{} ({})", spec.display, tilde(&self.home, &folder))?;
             if section.steps.is_empty() {
                 writeln!(f, "  nothing to remove")?;
             }

@@ -17,6 +17,8 @@ pub mod instructions;
 mod opencode;
 pub mod settings_file;
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 
 /// A supported assistant.
@@ -58,10 +60,22 @@ pub struct Spec {
     /// The assistant's configuration folder, relative to the home folder. `install` with no
     /// argument treats the assistant as installed when this folder exists.
     pub config_dir: &'static str,
+    /// The environment variable with which the assistant moves that folder, if it has one.
+    pub config_var: Option<FolderVar>,
     pub registration: Registration,
     pub rules: Rules,
     /// Printed after a successful install: what the user still has to do.
     pub install_notes: &'static [&'static str],
+}
+
+/// An environment variable that moves an assistant's configuration folder, as the assistant
+/// itself reads it (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …).
+#[derive(Debug, Clone, Copy)]
+pub struct FolderVar {
+    pub name: &'static str,
+    /// Where the folder is inside the variable's path: "" when the variable names the folder
+    /// itself, "opencode" for `XDG_CONFIG_HOME`.
+    pub inside: &'static str,
 }
 
 /// How an assistant learns to run the hook.
@@ -163,6 +177,23 @@ impl std::fmt::Display for EventProblem {
 }
 
 impl Spec {
+    /// The assistant's configuration folder: where its variable puts it, when that is set to
+    /// an absolute path (as a relative one would depend on where the assistant is started),
+    /// else [`Spec::config_dir`] under `home`.
+    pub fn config_folder(&self, home: &Path) -> PathBuf {
+        self.moved_folder().unwrap_or_else(|| home.join(self.config_dir))
+    }
+
+    fn moved_folder(&self) -> Option<PathBuf> {
+        let var = self.config_var?;
+        let value = std::env::var_os(var.name)?;
+        let path = Path::new(&value);
+        if !path.is_absolute() {
+            return None;
+        }
+        Some(if var.inside.is_empty() { path.to_path_buf() } else { path.join(var.inside) })
+    }
+
     /// Reads the event a platform wrote on the hook's stdin.
     pub fn parse_event(&self, input: &[u8]) -> Result<Event, EventProblem> {
         let value: Value =

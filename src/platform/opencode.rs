@@ -1,6 +1,6 @@
 //! OpenCode: a JS plugin runs `tinylingo hook opencode` and adds the block as a message part;
 //! instructions in `~/.config/opencode/AGENTS.md`.
-use super::{OutputShape, Platform, Registration, Rules, Spec};
+use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
     platform: Platform::OpenCode,
@@ -10,6 +10,7 @@ pub(super) const SPEC: Spec = Spec {
     foreign_fields: &[],
     output: OutputShape::Text,
     config_dir: ".config/opencode",
+    config_var: Some(FolderVar { name: "XDG_CONFIG_HOME", inside: "opencode" }),
     // OpenCode loads `{plugin,plugins}/*.{ts,js}` from its config folder; its current docs name
     // `plugins/`, older ones `plugin/`.
     registration: Registration::Plugin {

@@ -111,7 +111,9 @@ impl Home {
         };
         cmd.args(args);
         cmd.env("HOME", self.path());
-        cmd.env_remove("TINYLINGO_HOME");
+        for var in ["TINYLINGO_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"] {
+            cmd.env_remove(var);
+        }
         for (key, _) in std::env::vars_os() {
             if key.to_string_lossy().starts_with("XDG_") {
                 cmd.env_remove(&key);

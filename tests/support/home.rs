@@ -20,7 +20,8 @@ pub const HIT: &str = "智能抠图的边缘有锯齿，帮我看看";
 pub const MISS: &str = "今天天气不错";
 
 /// Environment variables that would point tinylingo or an assistant elsewhere than `HOME`.
-const FOREIGN_ENV: &[&str] = &["TINYLINGO_HOME", "XDG_CONFIG_HOME", "CODEX_HOME"];
+const FOREIGN_ENV: &[&str] =
+    &["TINYLINGO_HOME", "XDG_CONFIG_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"];
 
 pub struct Home {
     dir: TempDir,
