@@ -5,6 +5,9 @@
 //! folder, flushed to disk, and renamed over the old one (rename within one file system is
 //! atomic). Writers serialise on an advisory lock held on a separate lock file, which the
 //! kernel releases when the process dies, so a killed writer never blocks the next one.
+//!
+//! Store files are read, appended to and locked through [`open_regular`], which never waits: a
+//! FIFO or a device put where a store file belongs is refused instead of hanging the hook.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
