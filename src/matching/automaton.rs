@@ -17,7 +17,7 @@
 //!
 //! * `base`: the XOR base of the state's children: the child of `s` on byte `c` lives in slot
 //!   `base(s) ^ c`, always in the same 256-slot block as the base. A state without children has
-//!   the base [`NO_BASE`], which points past the end of the table.
+//!   the base `NO_BASE`, which points past the end of the table.
 //! * `label`: the byte on the edge into this slot. The builder gives every base to at most one
 //!   state, so a label match proves that slot `t` really is the child of `s`: had the slot been
 //!   the child of another state `p` with the same label, `p` would have the same base. Slots
@@ -34,9 +34,9 @@
 //!   group, flag bits 0..32, flag bits 32..64]` per 64 slots, so that the *rank* of an output
 //!   state (how many output states precede it) costs one lookup and one popcount.
 //! * `outs[2r]`, `outs[2r + 1]`, per output state in rank order: the term the state ends (or
-//!   [`NONE`] when only a suffix of it is a term; in the index, not the term's id but where its
+//!   `NONE` when only a suffix of it is a term; in the index, not the term's id but where its
 //!   entry's record starts, see [`Automaton::map_ids`]) and the rank of the next state down its
-//!   failure chain that ends a term (the dictionary suffix link), or [`NONE`]. The two words sit
+//!   failure chain that ends a term (the dictionary suffix link), or `NONE`. The two words sit
 //!   side by side because they are always read together: in the hook, whose index is mapped
 //!   and read cold, each separate place a hit has to look costs a page fault.
 //! * `dup_of` / `dup_id`: identical terms share one state, which reports the lowest id; the
@@ -51,7 +51,7 @@
 //!
 //! A transition is an XOR, one load and a byte compare. On a miss the failure link is in the
 //! unit at hand, and "one failure link, then a transition, or else the root" covers nearly all
-//! misses; that case is computed without branching ([`Walker::step`]). The output flag rides in
+//! misses; that case is computed without branching (`Walker::step`). The output flag rides in
 //! the unit too, so states with nothing to report cost nothing more. When a state ends
 //! something, its output chain is walked with a "seen" bitset over output ranks, allocated on
 //! the first hit: a state already seen had its whole chain reported, so the walk stops there
@@ -60,7 +60,7 @@
 //! A search is a chain of dependent loads, each waiting for the last, mostly from the level 2
 //! cache once the glossary is large. Prompts of a few hundred bytes and more are therefore cut
 //! into four overlapping windows searched side by side
-//! ([`ArchivedAutomaton::find_in_lanes`]), so that four such chains are in flight at once.
+//! (`ArchivedAutomaton::find_in_lanes`), so that four such chains are in flight at once.
 //!
 //! # Damaged tables
 //!

@@ -2,7 +2,7 @@
 //!
 //! The file is kept as the user wrote it (a JSON object, unknown keys and their order
 //! included); [`Settings`] is the typed, validated view with defaults filled in. Only the keys
-//! in [`KNOWN`] can be set from the command line, each checked against its kind.
+//! in `KNOWN` can be set from the command line, each checked against its kind.
 
 use std::path::Path;
 

@@ -256,7 +256,7 @@ fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
 }
 
-/// Whether `name` is one of [`temp_path`]'s names for a file named `file`:
+/// Whether `name` is one of `temp_path`'s names for a file named `file`:
 /// `.<file>.<pid>.<n>.tmp`.
 pub fn is_temp_name_of(name: &str, file: &str) -> bool {
     let middle = name
