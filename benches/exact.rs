@@ -14,31 +14,9 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use tinylingo::matching::automaton::{ArchivedAutomaton, Automaton};
 
-/// SplitMix64: tiny, seeded, good enough to make test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + self.below(hi - lo + 1)
-    }
-
-    /// Skewed towards small values, like character and letter frequencies.
-    fn skewed(&mut self, n: usize) -> usize {
-        self.below(n).min(self.below(n))
-    }
-}
+#[path = "support/synth.rs"]
+mod synth;
+use synth::Rng;
 
 /// One of 3,000 CJK ideographs, frequent ones more often.
 fn cjk_char(rng: &mut Rng) -> char {
@@ -64,7 +42,7 @@ fn term(rng: &mut Rng) -> String {
 }
 
 fn glossary(n: usize) -> Vec<String> {
-    let mut rng = Rng(0x5eed_0000 + n as u64);
+    let mut rng = Rng::new(0x5eed_0000 + n as u64);
     let mut seen = HashSet::with_capacity(n);
     let mut terms = Vec::with_capacity(n);
     while terms.len() < n {
@@ -78,7 +56,7 @@ fn glossary(n: usize) -> Vec<String> {
 
 /// 1,000 chars: runs of CJK text and ASCII words, with five glossary terms dropped in.
 fn prompt(terms: &[String]) -> String {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut p = String::new();
     let mut planted = 0;
     while p.chars().count() < 1000 {

@@ -8,32 +8,9 @@ use std::hint::black_box;
 use std::time::Duration;
 use tinylingo::matching::fuzzy::{ArchivedFuzzyIndex, FuzzyIndex};
 
-/// splitmix64: small, seeded, good enough for test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
-    }
-    /// Zipf-like pick: index i with weight ~ 1 / (i + 1).
-    fn zipf(&mut self, n: usize) -> usize {
-        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-        (((n as f64 + 1.0).powf(u) - 1.0) as usize).min(n - 1)
-    }
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len())]
-    }
-}
+#[path = "support/synth.rs"]
+mod synth;
+use synth::Rng;
 
 const CODE_WORDS: &str = "user auth token cache render button modal query fetch config deploy image \
 upload remove background payment order cart checkout session login logout profile account admin \
@@ -223,7 +200,7 @@ fn benches(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     let mut largest = None;
     for n in [1_000usize, 10_000, 100_000] {
-        let mut rng = Rng(0x5EED_0000 + n as u64);
+        let mut rng = Rng::new(0x5EED_0000 + n as u64);
         let mix = Mix::new(&mut rng);
         let terms = mix.terms(&mut rng, n);
         let prompt = mix.prompt(&mut rng, &terms, 1000);

@@ -20,6 +20,30 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
+    /// A number from `lo` to `hi`, both included.
+    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+    /// Below `n`, skewed towards small values, like character and letter frequencies.
+    pub fn skewed(&mut self, n: usize) -> usize {
+        self.below(n).min(self.below(n))
+    }
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() <= p
+    }
+    /// Zipf-like pick below `n`: index i with weight ~ 1 / (i + 1).
+    pub fn zipf(&mut self, n: usize) -> usize {
+        let u = self.unit();
+        (((n as f64 + 1.0).powf(u) - 1.0) as usize).min(n - 1)
+    }
+    pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len())]
+    }
+    /// Uniform in [0, 1), from the top 53 bits.
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 const CJK: &str = "智能抠图联调提交依赖更新背景移除模块类名位于项目人脸挑图配置构建测试发布\
