@@ -1711,6 +1711,34 @@ mod tests {
         terms.iter().map(|t| (t.to_string(), format!("about {t}"))).collect()
     }
 
+    /// Cases per property: `PROPTEST_CASES` overrides `default` (e.g. for a long soak run).
+    fn cases(default: u32) -> ProptestConfig {
+        let n = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok());
+        ProptestConfig::with_cases(n.unwrap_or(default))
+    }
+
+    /// The archived index's candidates for `msg` equal the reference's, bit for bit, at every
+    /// threshold, with `terms` as a glossary (empty explanations) and `hits` its exact hits.
+    fn check_against_reference(
+        terms: &[String],
+        msg: &str,
+        thresholds: &[f64],
+        hits: impl Fn(u32) -> bool,
+    ) -> Result<(), TestCaseError> {
+        let g: Vec<(String, String)> = terms.iter().map(|t| (t.clone(), String::new())).collect();
+        let bytes = archive(&g);
+        let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+        let hits: Vec<u32> = (0..g.len() as u32).filter(|&i| hits(i)).collect();
+        let bits =
+            |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
+        for &threshold in thresholds {
+            let got = ix.candidates(g.as_slice(), msg, threshold, &hits);
+            let want = reference::candidates(g.as_slice(), msg, threshold, &hits);
+            prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
+        }
+        Ok(())
+    }
+
     /// Index candidates, checked against the reference (ids, order, scores bit for bit).
     fn both(terms: &[&str], message: &str, threshold: f64, hits: &[u32]) -> Vec<Candidate> {
         let g = glossary(terms);
@@ -1941,33 +1969,20 @@ mod tests {
     }
 
     proptest! {
-        // PROPTEST_CASES overrides the default count (e.g. for a long soak run).
-        #![proptest_config(ProptestConfig::with_cases(
-            std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(400)
-        ))]
+        #![proptest_config(cases(400))]
         #[test]
         fn index_equals_reference(
             terms in prop::collection::vec(term(), 0..40),
             msg in message(),
             hit_mask in any::<u64>(),
         ) {
-            let g: Vec<(String, String)> = terms.iter().map(|t| (t.clone(), String::new())).collect();
-            let bytes = archive(&g);
-            let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
-            let hits: Vec<u32> = (0..g.len() as u32).filter(|i| hit_mask >> (i % 64) & 1 == 1 && i % 3 == 0).collect();
-            for threshold in [0.0, 0.1, 0.2, 0.35, 0.5, 1.0] {
-                let got = ix.candidates(g.as_slice(), &msg, threshold, &hits);
-                let want = reference::candidates(g.as_slice(), &msg, threshold, &hits);
-                let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
-                prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
-            }
+            let hit = |i: u32| hit_mask >> (i % 64) & 1 == 1 && i.is_multiple_of(3);
+            check_against_reference(&terms, &msg, &[0.0, 0.1, 0.2, 0.35, 0.5, 1.0], hit)?;
         }
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(
-            std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(64)
-        ))]
+        #![proptest_config(cases(64))]
         /// Long messages over a tiny alphabet: many hits per bigram, so window scoring runs
         /// its anchored path (hits gathered only around rare bigrams) at every bar.
         #[test]
@@ -1980,22 +1995,12 @@ mod tests {
             msg in prop::collection::vec(prop::sample::select(&CJK[..5]), 20..300)
                 .prop_map(|v| v.into_iter().collect::<String>()),
         ) {
-            let g: Vec<(String, String)> = terms.iter().map(|t| (t.clone(), String::new())).collect();
-            let bytes = archive(&g);
-            let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
-            for threshold in [0.0, 0.2, 0.35, 0.5, 0.8, 1.0] {
-                let got = ix.candidates(g.as_slice(), &msg, threshold, &[]);
-                let want = reference::candidates(g.as_slice(), &msg, threshold, &[]);
-                let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
-                prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
-            }
+            check_against_reference(&terms, &msg, &[0.0, 0.2, 0.35, 0.5, 0.8, 1.0], |_| false)?;
         }
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(
-            std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(64)
-        ))]
+        #![proptest_config(cases(64))]
         /// Larger glossaries over tiny alphabets: many terms tie, so the cap of 12, the order
         /// of ties and the early stop between phases are exercised.
         #[test]
@@ -2015,16 +2020,8 @@ mod tests {
             ).prop_map(|v| v.concat()),
             hit_mask in any::<u64>(),
         ) {
-            let g: Vec<(String, String)> = terms.iter().map(|t| (t.clone(), String::new())).collect();
-            let bytes = archive(&g);
-            let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
-            let hits: Vec<u32> = (0..g.len() as u32).filter(|i| hit_mask >> (i % 64) & 1 == 1).collect();
-            for threshold in [0.0, 0.2, 0.35, 0.5, 0.75, 0.9] {
-                let got = ix.candidates(g.as_slice(), &msg, threshold, &hits);
-                let want = reference::candidates(g.as_slice(), &msg, threshold, &hits);
-                let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
-                prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
-            }
+            let hit = |i: u32| hit_mask >> (i % 64) & 1 == 1;
+            check_against_reference(&terms, &msg, &[0.0, 0.2, 0.35, 0.5, 0.75, 0.9], hit)?;
         }
     }
 }
