@@ -3,23 +3,12 @@
 
 mod common;
 
-use common::{exact_terms, js_pretty, read, stamp, Home, SEED};
+use common::{exact_terms, js_pretty, read, seed, stamp, Home, SEED};
 use serde_json::{json, Value};
 
 /// The seed's four entries as a JSON object, in order.
 fn seed_object() -> Value {
     Value::Object(SEED.iter().map(|(t, e)| (t.to_string(), json!(e))).collect())
-}
-
-fn seeded() -> Home {
-    let home = Home::new();
-    home.record_all(&SEED);
-    home
-}
-
-/// The explanation the seed gives `term`.
-fn seed(term: &str) -> &'static str {
-    SEED.iter().find(|(t, _)| *t == term).map(|(_, e)| *e).expect("a seed term")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -41,7 +30,7 @@ fn seed_entries_are_recorded_and_listed_in_order() {
 
 #[test]
 fn list_json_equals_the_files_object() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.run(&["list", "--json"]);
     out.ok();
     let listed = out.json();
@@ -66,7 +55,7 @@ fn list_of_an_empty_store_prints_nothing_on_stdout() {
 
 #[test]
 fn glossary_file_is_json_stringify_with_two_space_indent() {
-    let home = seeded();
+    let home = Home::seeded();
     let text = String::from_utf8(read(&home.glossary())).unwrap();
     assert_eq!(text, js_pretty(&SEED));
     // Spelled out once, byte for byte, so the reference function above is checked too.
@@ -148,7 +137,7 @@ fn rust_written_glossary_is_what_node_would_write_after_a_remove() {
 
 #[test]
 fn record_of_another_text_is_refused_without_force() {
-    let home = seeded();
+    let home = Home::seeded();
     let before = read(&home.glossary());
     let out = home.run(&["record", "提交", "随便推送"]);
     out.expect_code(1);
@@ -160,7 +149,7 @@ fn record_of_another_text_is_refused_without_force() {
 
 #[test]
 fn record_force_replaces_in_place_and_prints_was_and_now() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.run(&["record", "--force", "联调", "新的解释"]);
     out.ok();
     assert!(out.stderr.contains("was"), "{}", out.stderr);
@@ -181,7 +170,7 @@ fn record_force_replaces_in_place_and_prints_was_and_now() {
 
 #[test]
 fn record_of_the_same_text_changes_nothing() {
-    let home = seeded();
+    let home = Home::seeded();
     let bytes = read(&home.glossary());
     let before = stamp(&home.glossary());
     let out = home.run(&["record", "提交", seed("提交")]);
@@ -215,7 +204,7 @@ fn empty_or_blank_term_or_explanation_is_refused_in_a_fresh_home_without_writing
 
 #[test]
 fn empty_or_blank_input_leaves_an_existing_glossary_alone() {
-    let home = seeded();
+    let home = Home::seeded();
     let bytes = read(&home.glossary());
     let before = stamp(&home.glossary());
     for args in [["record", "", "x"], ["record", " ", "x"], ["record", "提交", " "]] {
@@ -230,7 +219,7 @@ fn empty_or_blank_input_leaves_an_existing_glossary_alone() {
 
 #[test]
 fn remove_of_a_missing_term_names_it_and_the_closest_terms() {
-    let home = seeded();
+    let home = Home::seeded();
     let bytes = read(&home.glossary());
     let out = home.run(&["remove", "抠图"]);
     out.expect_code(1);
@@ -245,7 +234,7 @@ fn remove_of_a_missing_term_names_it_and_the_closest_terms() {
 
 #[test]
 fn remove_of_several_terms_removes_them_all() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.run(&["remove", "联调", "智能抠图"]);
     out.ok();
     assert!(out.stderr.contains("联调") && out.stderr.contains("智能抠图"), "{}", out.stderr);
@@ -259,7 +248,7 @@ fn remove_of_several_terms_removes_them_all() {
 
 #[test]
 fn remove_with_one_missing_term_says_so_and_exits_1() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.run(&["remove", "联调", "不存在"]);
     out.expect_code(1);
     assert!(out.stderr.contains("不存在"), "{}", out.stderr);
@@ -270,7 +259,7 @@ fn remove_with_one_missing_term_says_so_and_exits_1() {
 
 #[test]
 fn remove_needs_a_term() {
-    let home = seeded();
+    let home = Home::seeded();
     home.run(&["remove"]).expect_code(2);
     assert_eq!(home.run(&["list"]).stdout.lines().count(), 4);
 }
@@ -280,7 +269,7 @@ fn remove_needs_a_term() {
 
 #[test]
 fn match_hits_only_the_term_in_the_message() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.run(&["match", "帮我提交一下代码"]);
     out.ok();
     assert_eq!(out.stdout, format!("[精确] 提交 → {}\n", seed("提交")));
@@ -288,7 +277,7 @@ fn match_hits_only_the_term_in_the_message() {
 
 #[test]
 fn match_without_a_hit_says_so_on_stderr_and_exits_1() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.run(&["match", "今天天气不错"]);
     out.expect_code(1);
     assert_eq!(out.stdout, "");
@@ -301,7 +290,7 @@ fn match_without_a_hit_says_so_on_stderr_and_exits_1() {
 
 #[test]
 fn match_json_shape() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.run(&["match", "--json", "帮我提交一下代码"]);
     out.ok();
     assert_eq!(
@@ -343,7 +332,7 @@ fn hits_come_in_glossary_order_not_text_order() {
 
 #[test]
 fn each_term_hits_once_however_often_it_occurs() {
-    let home = seeded();
+    let home = Home::seeded();
     assert_eq!(exact_terms(&home, "提交提交，再提交；联调 提交 联调"), ["联调", "提交"]);
     let out = home.run(&["match", "提交提交提交"]);
     out.ok();
@@ -363,7 +352,7 @@ fn exact_matching_is_case_sensitive_and_byte_exact() {
 
 #[test]
 fn hand_edit_of_the_glossary_is_seen_by_the_next_match() {
-    let home = seeded();
+    let home = Home::seeded();
     // Build the index and use it once.
     home.run(&["match", "提交"]).ok();
     let edited =
@@ -671,7 +660,7 @@ fn blank_glossary_file_is_an_empty_glossary() {
 
 #[test]
 fn concurrent_records_lose_nothing() {
-    let home = seeded();
+    let home = Home::seeded();
     let children: Vec<_> = (0..8)
         .map(|i| {
             let mut cmd =

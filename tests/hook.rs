@@ -4,18 +4,8 @@
 
 mod common;
 
-use common::{block, claude_answer, claude_event, js_pretty, read, stamp, Home, SEED};
+use common::{block, claude_answer, claude_event, js_pretty, read, seed, stamp, Home, SEED};
 use serde_json::json;
-
-fn seeded() -> Home {
-    let home = Home::new();
-    home.record_all(&SEED);
-    home
-}
-
-fn seed(term: &str) -> &'static str {
-    SEED.iter().find(|(t, _)| *t == term).map(|(_, e)| *e).expect("a seed term")
-}
 
 /// Asserts the hook printed nothing at all and exited 0.
 #[track_caller]
@@ -27,7 +17,7 @@ fn assert_silent(out: &common::Output, what: &str) {
 
 #[test]
 fn two_hits_give_the_exact_answer() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.claude_hook("智能抠图的代码改完了，帮我提交一下");
     out.ok();
     assert_eq!(out.stderr, "");
@@ -53,7 +43,7 @@ fn two_hits_give_the_exact_answer() {
 
 #[test]
 fn hits_are_in_glossary_order_in_the_block() {
-    let home = seeded();
+    let home = Home::seeded();
     // 依赖更新 and 联调 appear in text order opposite to the glossary's.
     let out = home.claude_hook("依赖更新之后再联调");
     out.ok();
@@ -65,7 +55,7 @@ fn hits_are_in_glossary_order_in_the_block() {
 
 #[test]
 fn one_hit_gives_a_one_line_block() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.claude_hook("帮我提交一下代码");
     out.ok();
     assert_eq!(out.json(), claude_answer(&[("提交", seed("提交"))]));
@@ -73,7 +63,7 @@ fn one_hit_gives_a_one_line_block() {
 
 #[test]
 fn no_hit_prints_nothing() {
-    let home = seeded();
+    let home = Home::seeded();
     let out = home.claude_hook("今天天气不错");
     assert_silent(&out, "no hit");
     // An empty prompt, too.
@@ -95,7 +85,7 @@ fn explanations_with_quotes_and_newlines_are_escaped_in_the_json() {
 
 #[test]
 fn a_prompt_written_with_json_escapes_still_hits() {
-    let home = seeded();
+    let home = Home::seeded();
     // "\u63d0\u4ea4" is 提交; Claude Code may escape non-ASCII text.
     let event = br#"{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"please \u63d0\u4ea4 it"}"#;
     let out = home.hook("claude", event);
@@ -105,7 +95,7 @@ fn a_prompt_written_with_json_escapes_still_hits() {
 
 #[test]
 fn bad_events_are_silent() {
-    let home = seeded();
+    let home = Home::seeded();
     let cases: &[(&str, &[u8])] = &[
         ("empty input", b""),
         ("blank input", b"  \n"),
@@ -131,7 +121,7 @@ fn bad_events_are_silent() {
 
 #[test]
 fn hook_with_closed_stdin_is_silent() {
-    let home = seeded();
+    let home = Home::seeded();
     // No stdin at all (reads EOF at once).
     let out = home.run(&["hook", "claude"]);
     assert_silent(&out, "stdin from /dev/null");
@@ -139,7 +129,7 @@ fn hook_with_closed_stdin_is_silent() {
 
 #[test]
 fn hand_edit_is_seen_by_the_very_next_hook_run() {
-    let home = seeded();
+    let home = Home::seeded();
     home.claude_hook("提交").ok();
     let edited = js_pretty(&[
         ("提交", "改过的解释"),
@@ -154,7 +144,7 @@ fn hand_edit_is_seen_by_the_very_next_hook_run() {
 
 #[test]
 fn hand_edit_by_an_editor_that_renames_is_seen_too() {
-    let home = seeded();
+    let home = Home::seeded();
     home.claude_hook("提交").ok();
     let edited = js_pretty(&[("联调", "renamed into place")]);
     let tmp = home.store().join("glossary.json.swp");
@@ -196,7 +186,7 @@ fn invalid_glossary_makes_the_hook_silent_and_untouched() {
 
 #[test]
 fn invalid_config_json_does_not_silence_the_glossary() {
-    let home = seeded();
+    let home = Home::seeded();
     home.write_store_file("config.json", b"{ not json");
     let out = home.claude_hook("帮我提交一下");
     out.ok();
@@ -206,7 +196,7 @@ fn invalid_config_json_does_not_silence_the_glossary() {
 
 #[test]
 fn unreachable_llm_still_gives_the_exact_hits() {
-    let home = seeded();
+    let home = Home::seeded();
     home.run(&["config", "smart.enabled", "true"]).ok();
     // Port 1 on loopback: nothing listens, the connection is refused at once.
     home.run(&["config", "smart.endpoint", "http://127.0.0.1:1/v1/chat/completions"]).ok();
@@ -224,7 +214,7 @@ fn unreachable_llm_still_gives_the_exact_hits() {
 
 #[test]
 fn debug_log_gets_the_reason_while_the_hook_stays_silent() {
-    let home = seeded();
+    let home = Home::seeded();
     home.run(&["config", "debug", "true"]).ok();
     let out = home.hook("claude", b"not json");
     assert_silent(&out, "not JSON with debug on");
@@ -237,7 +227,7 @@ fn debug_log_gets_the_reason_while_the_hook_stays_silent() {
 
 #[test]
 fn the_event_fields_besides_prompt_do_not_matter() {
-    let home = seeded();
+    let home = Home::seeded();
     let minimal = home.hook("claude", "{\"prompt\":\"提交\"}".as_bytes());
     let full = home.hook("claude", &claude_event("提交"));
     minimal.ok();

@@ -7,26 +7,14 @@ mod common;
 
 use std::fs;
 
-use common::{claude_answer, js_pretty, read, stamp, write_in_place, Home, Stamp, SEED};
+use common::{claude_answer, js_pretty, read, seed, stamp, write_in_place, Home, Stamp, SEED};
 use tinylingo::index::{FORMAT_VERSION, HEADER_LEN};
 
 const MAGIC: &[u8; 8] = b"TLINGOIX";
 const PROMPT: &str = "智能抠图的代码改完了，帮我提交一下";
 
-fn seed(term: &str) -> &'static str {
-    SEED.iter().find(|(t, _)| *t == term).map(|(_, e)| *e).expect("a seed term")
-}
-
 fn expected_answer() -> serde_json::Value {
     claude_answer(&[("智能抠图", seed("智能抠图")), ("提交", seed("提交"))])
-}
-
-/// A store with the seed glossary and the index `record` built.
-fn seeded() -> Home {
-    let home = Home::new();
-    home.record_all(&SEED);
-    assert!(home.index().exists(), "record should build the index");
-    home
 }
 
 /// Asserts a file is a well-formed index of the current format whose header describes the
@@ -47,7 +35,7 @@ fn assert_valid_index(bytes: &[u8], reference: &[u8]) {
 /// index; then that the index was rebuilt, and that a second run uses it without rebuilding.
 fn check_recovery(what: &str, damage: impl Fn(&mut Vec<u8>)) {
     for via_match in [false, true] {
-        let home = seeded();
+        let home = Home::seeded();
         let good = read(&home.index());
         assert_eq!(home.claude_hook(PROMPT).json(), expected_answer(), "{what}: before damage");
         let match_before = home.run(&["match", PROMPT]);
@@ -167,7 +155,7 @@ fn index_replaced_by_text() {
 /// an explanation other than the recorded one. And it never fails.
 #[test]
 fn flipped_bytes_inside_the_archive_never_make_the_hook_lie() {
-    let home = seeded();
+    let home = Home::seeded();
     let good = read(&home.index());
     let right = [("智能抠图", seed("智能抠图")), ("提交", seed("提交"))];
     let len = good.len();
@@ -207,7 +195,7 @@ fn flipped_bytes_inside_the_archive_never_make_the_hook_lie() {
 
 #[test]
 fn hand_edit_is_seen_and_the_index_rewritten() {
-    let home = seeded();
+    let home = Home::seeded();
     assert_eq!(home.claude_hook(PROMPT).json(), expected_answer());
     let before: Stamp = stamp(&home.index());
     let edited = js_pretty(&[("提交", "手改：可以 push"), ("新词", "added by hand")]);
@@ -228,7 +216,7 @@ fn hand_edit_is_seen_and_the_index_rewritten() {
 
 #[test]
 fn hand_edit_of_config_json_is_seen_by_the_next_hook_run() {
-    let home = seeded();
+    let home = Home::seeded();
     home.claude_hook(PROMPT).ok();
     let before = stamp(&home.index());
     // Turning debug on by hand: the next hook run must write its debug log.
@@ -242,7 +230,7 @@ fn hand_edit_of_config_json_is_seen_by_the_next_hook_run() {
 
 #[test]
 fn deleted_index_is_recreated_by_the_next_hook_run() {
-    let home = seeded();
+    let home = Home::seeded();
     let good = read(&home.index());
     fs::remove_file(home.index()).unwrap();
     let out = home.claude_hook(PROMPT);
@@ -256,7 +244,7 @@ fn deleted_index_is_recreated_by_the_next_hook_run() {
 
 #[test]
 fn deleted_index_is_recreated_by_match() {
-    let home = seeded();
+    let home = Home::seeded();
     fs::remove_file(home.index()).unwrap();
     let out = home.run(&["match", "帮我提交一下代码"]);
     out.ok();
@@ -266,7 +254,7 @@ fn deleted_index_is_recreated_by_match() {
 
 #[test]
 fn index_build_is_deterministic() {
-    let home = seeded();
+    let home = Home::seeded();
     let built_by_record = read(&home.index());
     fs::remove_file(home.index()).unwrap();
     home.claude_hook(PROMPT).ok();
@@ -307,7 +295,7 @@ fn hook_with_only_a_glossary_builds_the_index() {
 
 #[test]
 fn every_change_through_the_cli_rebuilds_the_index() {
-    let home = seeded();
+    let home = Home::seeded();
     let s0 = stamp(&home.index());
     home.run(&["record", "新词", "x"]).ok();
     let s1 = stamp(&home.index());
@@ -332,7 +320,7 @@ fn hook_answers_without_waiting_while_a_writer_holds_the_lock() {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
 
-    let home = seeded();
+    let home = Home::seeded();
     fs::remove_file(home.index()).unwrap();
     let lock = fs::OpenOptions::new()
         .read(true)
@@ -380,7 +368,7 @@ fn hook_answers_without_waiting_while_a_writer_holds_the_lock() {
 #[test]
 fn record_and_remove_never_copy_a_damaged_entry_into_the_glossary() {
     for command in [&["record", "新词", "新的解释"][..], &["remove", "联调"][..]] {
-        let home = seeded();
+        let home = Home::seeded();
         let mut bytes = read(&home.index());
         let target = seed("提交").as_bytes();
         let at = bytes.windows(target.len()).position(|w| w == target).expect("explanation");
@@ -408,7 +396,7 @@ fn record_and_remove_never_copy_a_damaged_entry_into_the_glossary() {
 /// A hand edit of `glossary.json` makes the index stale, so `record` reads the edited file.
 #[test]
 fn record_after_a_hand_edit_keeps_the_edit() {
-    let home = seeded();
+    let home = Home::seeded();
     let edited = js_pretty(&[("提交", "手改：可以 push"), ("手加", "added by hand")]);
     write_in_place(&home.glossary(), edited.as_bytes());
     home.run(&["record", "新词", "新的解释"]).ok();

@@ -20,19 +20,13 @@ fn cursor_event(prompt: &str, conversation: &str) -> Vec<u8> {
 
 const PROMPT: &str = "帮我提交一下代码";
 
-fn seeded() -> Home {
-    let home = Home::new();
-    home.record_all(&SEED);
-    home
-}
-
 fn submit() -> (&'static str, &'static str) {
     SEED[2]
 }
 
 #[test]
 fn without_dedupe_every_prompt_gets_the_block() {
-    let home = seeded();
+    let home = Home::seeded();
     for _ in 0..3 {
         let out = home.hook("claude", &event(PROMPT, "s1"));
         assert_eq!(out.json(), claude_answer(&[submit()]));
@@ -42,7 +36,7 @@ fn without_dedupe_every_prompt_gets_the_block() {
 
 #[test]
 fn dedupe_leaves_out_a_repeated_term_in_one_session_only() {
-    let home = seeded();
+    let home = Home::seeded();
     home.run(&["config", "inject.dedupe", "true"]).ok();
     assert_eq!(home.hook("claude", &event(PROMPT, "s1")).json(), claude_answer(&[submit()]));
     // Same session, same term: nothing at all.
@@ -60,7 +54,7 @@ fn dedupe_leaves_out_a_repeated_term_in_one_session_only() {
 
 #[test]
 fn dedupe_brings_a_term_back_after_repeat_after_prompts() {
-    let home = seeded();
+    let home = Home::seeded();
     home.run(&["config", "inject.dedupe", "true"]).ok();
     home.run(&["config", "inject.repeatAfter", "3"]).ok();
     assert!(!home.hook("claude", &event(PROMPT, "s")).stdout.is_empty(), "prompt 1 shows it");
@@ -74,7 +68,7 @@ fn dedupe_brings_a_term_back_after_repeat_after_prompts() {
 
 #[test]
 fn dedupe_follows_cursor_conversations() {
-    let home = seeded();
+    let home = Home::seeded();
     home.run(&["config", "inject.dedupe", "true"]).ok();
     let first = home.hook("cursor", &cursor_event(PROMPT, "c1"));
     assert!(first.stdout.contains("additional_context"), "{}", first.stdout);
@@ -85,7 +79,7 @@ fn dedupe_follows_cursor_conversations() {
 
 #[test]
 fn a_corrupt_session_file_is_treated_as_empty() {
-    let home = seeded();
+    let home = Home::seeded();
     home.run(&["config", "inject.dedupe", "true"]).ok();
     home.hook("claude", &event(PROMPT, "s1")).ok();
     let sessions = home.store().join("sessions");
@@ -159,7 +153,7 @@ fn wrapper_breaking_text_stays_inside_one_block_on_every_platform() {
 
 #[test]
 fn match_platform_prints_exactly_what_the_hook_prints() {
-    let home = seeded();
+    let home = Home::seeded();
     for platform in ["claude", "cursor", "gemini", "codex", "opencode"] {
         let hook = home.hook(platform, json!({"prompt": PROMPT}).to_string().as_bytes());
         let shown = home.run(&["match", "--platform", platform, PROMPT]);

@@ -89,18 +89,11 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// A store holding the seed, its index built.
-fn seeded() -> Home {
-    let home = Home::new();
-    home.record_all(&SEED);
-    home
-}
-
 /// Every command that reads the glossary refuses the file (exit 2, naming it), and neither
 /// they nor the hook change it; `record` does not overwrite it.
 #[track_caller]
 fn assert_glossary_refused(bytes: &[u8]) {
-    let home = seeded();
+    let home = Home::seeded();
     fs::write(home.glossary(), bytes).unwrap();
     let before = stamp(&home.glossary());
     for args in [&["list"][..], &["record", "新词", "x"], &["remove", "提交"], &["match", "提交"]]
@@ -161,7 +154,7 @@ fn glossary_json_empty_file() {
 
 #[test]
 fn config_json_invalid() {
-    let home = seeded();
+    let home = Home::seeded();
     let broken = b"{\n  \"smart\": {\"enabled\": tru\n}";
     fs::write(home.config(), broken).unwrap();
     // Commands that only need the settings warn, name the file, and go on with the defaults.
@@ -187,7 +180,7 @@ fn config_json_invalid() {
 
 #[test]
 fn config_json_not_an_object() {
-    let home = seeded();
+    let home = Home::seeded();
     fs::write(home.config(), b"[\"debug\"]").unwrap();
     let out = home.run(&["record", "新词", "x"]);
     out.ok();
@@ -199,7 +192,7 @@ fn config_json_not_an_object() {
 
 #[test]
 fn config_json_out_of_range_values() {
-    let home = seeded();
+    let home = Home::seeded();
     let text = br#"{"debug": "yes", "smart": {"fuzzyThreshold": 5, "timeoutMs": -1},
         "inject": {"maxChars": 5, "repeatAfter": 0}, "mine": {"kept": true}}"#;
     fs::write(home.config(), text).unwrap();
@@ -282,7 +275,7 @@ fn fifo_in_place_of_a_store_file() {
     };
 
     // The index: the hook answers from glossary.json and writes a real index for the next one.
-    let home = seeded();
+    let home = Home::seeded();
     make_fifo(&home.index());
     for p in PLATFORMS {
         assert!(answers(&home, p), "{p}: no answer with a FIFO index");
@@ -290,7 +283,7 @@ fn fifo_in_place_of_a_store_file() {
     assert!(fs::metadata(home.index()).unwrap().is_file(), "the index was not rewritten");
 
     // config.json: the default settings, with the usual warning at the command line.
-    let home = seeded();
+    let home = Home::seeded();
     make_fifo(&home.store().join("config.json"));
     assert!(answers(&home, "claude"));
     let out = run_watched(&home, &["match", "提交"], None);
@@ -299,7 +292,7 @@ fn fifo_in_place_of_a_store_file() {
     assert!(is_fifo(&home.store().join("config.json")));
 
     // glossary.json: commands refuse it and say what to do; the hook stays silent.
-    let home = seeded();
+    let home = Home::seeded();
     make_fifo(&home.glossary());
     for p in PLATFORMS {
         let out = run_watched(&home, &["hook", p], Some(&event(p, prompt)));
@@ -315,7 +308,7 @@ fn fifo_in_place_of_a_store_file() {
     assert!(is_fifo(&home.glossary()), "the FIFO was replaced");
 
     // The debug log and a session's state: the hook answers without them.
-    let home = seeded();
+    let home = Home::seeded();
     home.run(&["config", "debug", "true"]).ok();
     home.run(&["config", "inject.dedupe", "true"]).ok();
     make_fifo(&home.store().join("debug.log"));
@@ -333,7 +326,7 @@ fn fifo_in_place_of_a_store_file() {
 #[test]
 fn config_folder_read_only() {
     use std::os::unix::fs::PermissionsExt;
-    let home = seeded();
+    let home = Home::seeded();
     let store = home.store();
     let before = snapshot(&store);
     fs::set_permissions(&store, fs::Permissions::from_mode(0o555)).unwrap();
@@ -389,7 +382,7 @@ fn leftover_temp_files(store: &Path) -> Vec<String> {
 #[test]
 fn disk_full() {
     // glossary.json itself cannot be written: the old one survives whole.
-    let home = seeded();
+    let home = Home::seeded();
     let before = read(&home.glossary());
     let index_before = read(&home.index());
     let big = "很长的解释".repeat(4000); // 60 KB
@@ -405,7 +398,7 @@ fn disk_full() {
 
     // glossary.json fits but the index (larger) does not: the entry is saved and reported as
     // an error; the hook answers from glossary.json until an index can be written.
-    let home = seeded();
+    let home = Home::seeded();
     let mid = "解释".repeat(2200); // 13 KB: glossary ~14 KB, index over 16 KB
     let out = run_with_fsize_limit(&home, 16, &["record", "中词", &mid]);
     out.expect_code(2);
@@ -464,7 +457,7 @@ fn disk_full_on_a_full_tmpfs() {
 
 #[test]
 fn multi_megabyte_prompt() {
-    let home = seeded();
+    let home = Home::seeded();
     // 6 MB of text with hits at the start, in the middle and at the very end.
     let filler =
         "这是一段很长的提示词内容，没有任何术语。lorem ipsum dolor sit amet. ".repeat(60_000);
@@ -482,7 +475,7 @@ fn multi_megabyte_prompt() {
 
 #[test]
 fn non_utf8_stdin() {
-    let home = seeded();
+    let home = Home::seeded();
     let before = snapshot(home.path());
     let mut inputs: Vec<Vec<u8>> = vec![
         b"\xff\xfe\x00garbage".to_vec(),
@@ -541,7 +534,7 @@ fn special_characters_in_terms_and_explanations() {
 
 #[test]
 fn home_not_set() {
-    let home = seeded();
+    let home = Home::seeded();
     for args in [&["list"][..], &["record", "a", "b"]] {
         let out = home.command(args).env_remove("HOME").output().unwrap();
         assert_eq!(out.status.code(), Some(2));

@@ -144,6 +144,14 @@ impl Home {
         self.hook("claude", &claude_event(prompt))
     }
 
+    /// A home whose store holds the seed's four entries, its index built by `record`.
+    pub fn seeded() -> Home {
+        let home = Home::new();
+        home.record_all(&SEED);
+        assert!(home.index().exists(), "record should build the index");
+        home
+    }
+
     /// `record` of each pair, asserting success.
     pub fn record_all(&self, entries: &[(&str, &str)]) {
         for (term, explanation) in entries {
@@ -164,6 +172,11 @@ impl Home {
         out.sort();
         out
     }
+}
+
+/// The explanation the seed gives `term`.
+pub fn seed(term: &str) -> &'static str {
+    SEED.iter().find(|(t, _)| *t == term).map(|(_, e)| *e).expect("a seed term")
 }
 
 /// Runs a command (from [`Home::command`] or [`Home::command_via`]), writing `stdin` (when
