@@ -9,10 +9,9 @@ mod llm_server;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{claude_answer, claude_event, Home, Output, SEED};
+use common::{claude_answer, claude_event, run_command, Home, Output, SEED};
 use llm_server::{chat_body, refused_port, LlmServer, Reply};
 use serde_json::json;
 
@@ -399,19 +398,8 @@ fn at_most_twelve_candidates_reach_the_model() {
 /// Runs the Claude Code hook with extra environment variables.
 fn claude_hook_with_env(home: &Home, prompt: &str, env: &[(&str, &str)]) -> Output {
     let mut cmd = home.command(&["hook", "claude"]);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("start the tinylingo binary");
-    child.stdin.take().expect("piped stdin").write_all(&claude_event(prompt)).expect("write");
-    let out = child.wait_with_output().expect("wait for the tinylingo binary");
-    Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        stdout_bytes: out.stdout,
-    }
+    cmd.envs(env.iter().copied());
+    run_command(cmd, Some(&claude_event(prompt)))
 }
 
 #[test]
