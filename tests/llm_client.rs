@@ -100,18 +100,21 @@ fn malformed_bodies_are_errors() {
     assert_eq!(server.requests().len(), bodies.len());
 }
 
-#[test]
-fn a_slow_answer_times_out_within_the_bound() {
-    let server =
-        LlmServer::start(
-            vec![Reply::content(r#"{"relevant": [1]}"#).after(Duration::from_secs(3))],
-        );
+/// `confirm` with a 300 ms timeout against a server that gives `reply`: the error, how long
+/// the call took, and the server (for its requests).
+fn confirm_within_300_ms(reply: Reply) -> (LlmError, Duration, LlmServer) {
+    let server = LlmServer::start(vec![reply]);
     let endpoint = server.endpoint();
     let req = LlmRequest { timeout: Duration::from_millis(300), ..request(&endpoint) };
-
     let started = Instant::now();
     let err = confirm(&req, CANDS, MESSAGE).unwrap_err();
-    let elapsed = started.elapsed();
+    (err, started.elapsed(), server)
+}
+
+#[test]
+fn a_slow_answer_times_out_within_the_bound() {
+    let reply = Reply::content(r#"{"relevant": [1]}"#).after(Duration::from_secs(3));
+    let (err, elapsed, server) = confirm_within_300_ms(reply);
 
     assert!(matches!(err, LlmError::Timeout(_)), "{err:?}");
     assert_eq!(err.to_string(), "timed out after 300 ms");
@@ -124,13 +127,7 @@ fn a_slow_answer_times_out_within_the_bound() {
 #[test]
 fn the_timeout_covers_reading_the_body() {
     let reply = Reply::BodyAfter(Duration::from_secs(3), r#"{"relevant": [1]}"#.into());
-    let server = LlmServer::start(vec![reply]);
-    let endpoint = server.endpoint();
-    let req = LlmRequest { timeout: Duration::from_millis(300), ..request(&endpoint) };
-
-    let started = Instant::now();
-    let err = confirm(&req, CANDS, MESSAGE).unwrap_err();
-    let elapsed = started.elapsed();
+    let (err, elapsed, _server) = confirm_within_300_ms(reply);
 
     assert!(matches!(err, LlmError::Timeout(_)), "{err:?}");
     assert!(elapsed < Duration::from_millis(1500), "took {elapsed:?}");
