@@ -20,7 +20,7 @@ use crate::matching::TermSource;
 /// term by its record's offset (see [`Entries::record_starts`]), so a hit goes straight to its
 /// text, without a lookup in `starts`. The other readers (`record`, the fuzzy prefilter, the
 /// LLM step) go by id, through `starts`.
-#[derive(rkyv::Archive, rkyv::Serialize, Debug, Default)]
+#[derive(rkyv::Archive, rkyv::Serialize, Debug, Default, Clone)]
 pub struct Entries {
     blob: Vec<u8>,
     starts: Vec<u32>,
@@ -172,8 +172,7 @@ mod tests {
         let text_at = |id: usize| entries.record_starts()[id] as usize + HEAD;
         // A flipped byte in a term or an explanation fails the checksum.
         for at in [text_at(0), text_at(0) + 12, text_at(1) + 3] {
-            let mut damaged =
-                Entries { blob: entries.blob.clone(), starts: entries.starts.clone() };
+            let mut damaged = entries.clone();
             damaged.blob[at] ^= 0x01;
             let bytes = archived(&damaged);
             let a = access(&bytes);
@@ -182,14 +181,14 @@ mod tests {
             assert_eq!(a.reported(entries.record_starts()[id as usize]), None, "flip at {at}");
         }
         // A start that points at another (valid) record is refused by id, not shown as this one.
-        let mut swapped = Entries { blob: entries.blob.clone(), starts: entries.starts.clone() };
+        let mut swapped = entries.clone();
         swapped.starts.swap(0, 1);
         let bytes = archived(&swapped);
         let a = access(&bytes);
         assert_eq!((a.verified(0), a.verified(1)), (None, None));
         assert_eq!(a.verified(2), Some(PAIRS[2]));
         // The checksum covers the id too: a record relabelled as another entry fails it.
-        let mut relabelled = Entries { blob: entries.blob.clone(), starts: entries.starts.clone() };
+        let mut relabelled = entries.clone();
         let id_at = entries.record_starts()[1] as usize + 4;
         relabelled.blob[id_at..id_at + 4].copy_from_slice(&0u32.to_le_bytes());
         relabelled.starts[0] = entries.record_starts()[1];

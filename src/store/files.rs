@@ -281,7 +281,8 @@ pub fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
 /// The bytes of a regular file ([`open_regular`]).
 fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     let mut file = open_regular(path, OpenOptions::new().read(true))?;
-    let mut bytes = Vec::with_capacity(file.metadata().map_or(0, |m| m.len() as usize));
+    // `File`'s `read_to_end` sizes the buffer from the file's length itself.
+    let mut bytes = Vec::new();
     io::Read::read_to_end(&mut file, &mut bytes)?;
     Ok(bytes)
 }
