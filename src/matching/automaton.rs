@@ -52,10 +52,12 @@
 //! A transition is an XOR, one load and a byte compare. On a miss the failure link is in the
 //! unit at hand, and "one failure link, then a transition, or else the root" covers nearly all
 //! misses; that case is computed without branching (`Walker::step`). The output flag rides in
-//! the unit too, so states with nothing to report cost nothing more. When a state ends
-//! something, its output chain is walked with a "seen" bitset over output ranks, allocated on
-//! the first hit: a state already seen had its whole chain reported, so the walk stops there
-//! and every term is reported once.
+//! the unit too, so states with nothing to report cost nothing more. An output state reached
+//! is only noted (its slot and where the occurrence ends), and the notes are reported a batch
+//! at a time: the rank lookups and `outs` reads of a batch are independent loads that overlap,
+//! where reporting on the spot made the walk wait for each one in turn. A state's output chain
+//! is walked with a "seen" set of output ranks: a state already seen had its whole chain
+//! reported, so the walk stops there and every term is reported once.
 //!
 //! A search is a chain of dependent loads, each waiting for the last, mostly from the level 2
 //! cache once the glossary is large. Prompts of a few hundred bytes and more are therefore cut
@@ -177,7 +179,7 @@ impl ArchivedAutomaton {
     pub fn find_all(&self, haystack: &[u8]) -> Vec<(u32, usize)> {
         let w = Walker::new(&self.units);
         let total = self.outs.len() / 2;
-        let mut found = Found { hits: Vec::new(), seen: Seen::for_search(haystack.len(), total) };
+        let mut found = Found::new(Seen::for_search(haystack.len(), total));
         let n = haystack.len();
         // Lanes must see this many bytes before the first end they are responsible for.
         let overlap = (self.max_len.to_native() as usize).saturating_sub(1).min(n);
@@ -188,13 +190,14 @@ impl ArchivedAutomaton {
             for (i, &c) in haystack.iter().enumerate() {
                 let s;
                 (s, u) = w.step(u, c, &mut budget);
-                if u & FLAG_OUT != 0 {
-                    self.report(s, i + 1, &mut found);
+                if u & FLAG_OUT != 0 && found.note(s, i + 1) {
+                    self.report(&mut found);
                 }
             }
         } else {
             self.find_in_lanes(&w, haystack, overlap, len, &mut found);
         }
+        self.report(&mut found);
         // Valid tables give each id once; the dedup only guards damaged ones.
         let mut hits = found.hits;
         hits.sort_unstable_by_key(|&(id, _)| id);
@@ -231,44 +234,58 @@ impl ArchivedAutomaton {
                 (s[k], u[k]) = w.step(u[k], c, &mut budget[k]);
             }
             if (u[0] | u[1] | u[2] | u[3]) & FLAG_OUT != 0 {
+                let mut full = false;
                 for k in 0..LANES {
                     if u[k] & FLAG_OUT != 0 {
-                        self.report(s[k], starts[k] + i + 1, found);
+                        full |= found.note(s[k], starts[k] + i + 1);
                     }
+                }
+                if full {
+                    self.report(found);
                 }
             }
         }
     }
 
-    /// Reports the output chain of slot `s`, reached with an occurrence ending at `end`.
+    /// Reports the output chains of the states noted in `found`, and empties the notes.
     /// Kept out of line so that the transition loop stays small.
     #[inline(never)]
-    fn report(&self, s: usize, end: usize, found: &mut Found) {
-        let Found { hits, seen } = found;
+    fn report(&self, found: &mut Found) {
+        let Found { noted, hits, seen } = found;
         let outs: &[u32_le] = &self.outs;
         let total = outs.len() / 2;
-        let Some(mut r) = rank(&self.out_rank, s) else { return };
-        // Each step marks a rank below `total` that was not marked, so this ends within
-        // `total` steps overall, even if damaged links form a cycle.
-        loop {
-            if r >= total || !seen.mark(r, total) {
-                // Seen before: this state and everything down its chain are reported already.
-                return;
+        let pair = |r: usize| match (outs.get(2 * r), outs.get(2 * r + 1)) {
+            (Some(id), Some(next)) => (id.to_native(), next.to_native()),
+            _ => (NONE, NONE),
+        };
+        // First every note's rank and output pair: loads that do not wait on one another.
+        let mut first = [(usize::MAX, NONE, NONE); Noted::CAPACITY];
+        let notes = noted.slot.iter().zip(&noted.end).take(noted.len);
+        for (f, (&s, _)) in first.iter_mut().zip(notes.clone()) {
+            if let Some(r) = rank(&self.out_rank, s as usize) {
+                let (id, next) = pair(r);
+                *f = (r, id, next);
             }
-            let (Some(id), Some(next)) = (outs.get(2 * r), outs.get(2 * r + 1)) else { return };
-            let id = id.to_native();
-            if id != NONE {
-                hits.push((id, end));
-                if !self.dup_of.is_empty() {
-                    self.report_dups(id, end, hits);
-                }
-            }
-            let next = next.to_native();
-            if next == NONE {
-                return;
-            }
-            r = next as usize;
         }
+        // Then the chains. Each step marks a rank below `total` that was not marked, so this
+        // ends within `total` steps over the whole search, even if damaged links form a cycle.
+        for (&(mut r, mut id, mut next), (_, &end)) in first.iter().zip(notes) {
+            // A rank seen before: its state and everything down its chain are reported.
+            while r < total && seen.mark(r, total) {
+                if id != NONE {
+                    hits.push((id, end));
+                    if !self.dup_of.is_empty() {
+                        self.report_dups(id, end, hits);
+                    }
+                }
+                if next == NONE {
+                    break;
+                }
+                r = next as usize;
+                (id, next) = pair(r);
+            }
+        }
+        noted.len = 0;
     }
 
     /// Adds the duplicates of term `id` (same bytes, higher ids) with the same end.
@@ -294,16 +311,52 @@ const MIN_LANE_BYTES: usize = 64;
 
 /// What a search has found so far.
 struct Found {
+    noted: Noted,
     hits: Vec<(u32, usize)>,
     seen: Seen,
 }
 
+impl Found {
+    fn new(seen: Seen) -> Found {
+        let noted = Noted { slot: [0; Noted::CAPACITY], end: [0; Noted::CAPACITY], len: 0 };
+        Found { noted, hits: Vec::new(), seen }
+    }
+
+    /// Notes that the output state in slot `s` was reached by an occurrence ending at `end`;
+    /// true when the notes are to be reported before the next round of lanes adds more.
+    fn note(&mut self, s: usize, end: usize) -> bool {
+        let n = &mut self.noted;
+        // Slots are below 2^28 (`NO_BASE`), and the notes are reported before they can fill,
+        // so the modulo never wraps; it only spares a bounds check.
+        debug_assert!(n.len < Noted::CAPACITY);
+        let at = n.len % Noted::CAPACITY;
+        (n.slot[at], n.end[at]) = (s as u32, end);
+        n.len += 1;
+        n.len > Noted::CAPACITY - LANES
+    }
+}
+
+/// Output states reached and not yet reported, in the order reached.
+struct Noted {
+    slot: [u32; Noted::CAPACITY],
+    end: [usize; Noted::CAPACITY],
+    len: usize,
+}
+
+impl Noted {
+    /// Notes per batch: enough that a batch's loads overlap well, few enough that the
+    /// batch's working arrays stay small on the stack.
+    const CAPACITY: usize = 64;
+}
+
 /// The output states (by rank) whose chains a search has reported.
 ///
-/// A bitset over all output ranks is the fastest, but at 100k terms it is 18 KiB to allocate
-/// and clear, which for the hook, a fresh process, means page faults that cost more than the
-/// whole search of a typical prompt. A short prompt reaches a few output states: they are kept
-/// in a small hash set on the stack, which turns into the bitset if it fills up.
+/// A bitset over all output ranks is the simplest, but at 100k terms it is 18 KiB to allocate
+/// and clear: for the hook, a fresh process, page faults that cost more than the whole search
+/// of a typical prompt, and even in a warm process, a third of the level 1 cache overwritten
+/// with zeros that the walk's own lines then have to be fetched back over. A prompt of a few
+/// thousand bytes reaches a few hundred output states: they are kept in a small hash set on the
+/// stack, which turns into the bitset if it fills up.
 // One per search, on the stack on purpose: boxing the small variant would allocate again.
 #[allow(clippy::large_enum_variant)]
 enum Seen {
@@ -313,12 +366,12 @@ enum Seen {
 
 impl Seen {
     /// Slots of the small set (a power of two); it holds at most half as many ranks.
-    const SMALL: usize = 256;
+    const SMALL: usize = 1024;
 
     /// Bytes of haystack from which a search starts with the bitset: a long prompt reaches
-    /// output states in proportion (a 1,000-character one, hundreds at 100k terms), and its
-    /// search costs enough that the bitset's set-up is small beside it.
-    const BITS_FROM: usize = 1024;
+    /// output states in proportion (a 1,000-character one, 150 at 100k terms), and from about
+    /// four times that, its search costs enough that the bitset's set-up is small beside it.
+    const BITS_FROM: usize = 4096;
 
     /// The set for a search of `len` bytes over `total` output states.
     fn for_search(len: usize, total: usize) -> Seen {
@@ -333,7 +386,9 @@ impl Seen {
     fn mark(&mut self, r: usize, total: usize) -> bool {
         match self {
             Seen::Small { slots, len } => {
-                let mut at = (r as u32).wrapping_mul(0x9e37_79b1) as usize >> 24;
+                // Fibonacci hashing: the top bits of the product index the slots.
+                let shift = 32 - Seen::SMALL.trailing_zeros();
+                let mut at = ((r as u32).wrapping_mul(0x9e37_79b1) >> shift) as usize;
                 loop {
                     match slots[at] {
                         NONE => break,
@@ -1058,11 +1113,11 @@ mod tests {
         };
         let owned: Vec<String> = (0..2000).map(code).collect();
         let terms: Vec<&str> = owned.iter().map(String::as_str).collect();
-        let haystack: String = (0..200).map(|i| format!("{} ", code(i * 7 + 3))).collect();
-        assert!(haystack.len() < Seen::BITS_FROM && 200 > Seen::SMALL / 2);
+        let haystack: String = (0..600).map(|i| format!("{} ", code(i * 3 + 1))).collect();
+        assert!(haystack.len() < Seen::BITS_FROM && 600 > Seen::SMALL / 2);
         let t: Vec<&[u8]> = terms.iter().map(|s| s.as_bytes()).collect();
         assert_eq!(ids(&terms, &haystack), naive(&t, haystack.as_bytes()));
-        assert_eq!(ids(&terms, &haystack).len(), 200);
+        assert_eq!(ids(&terms, &haystack).len(), 600);
     }
 
     /// The ids of the non-empty terms that occur, the plain way.
