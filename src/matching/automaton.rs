@@ -41,6 +41,8 @@
 //!   and read cold, each separate place a hit has to look costs a page fault.
 //! * `dup_of` / `dup_id`: identical terms share one state, which reports the lowest id; the
 //!   others are listed here (sorted by that id) and added to the result next to it.
+//! * `used`: the bytes that occur in some term, one bit each. No state has a child on any
+//!   other byte, so such a byte ends every failure chain at the root.
 //!
 //! The build places the states of the first six bytes (two CJK characters) breadth-first, so
 //! the shallow states that nearly every prompt byte visits sit together at the front of the
@@ -51,7 +53,9 @@
 //!
 //! A transition is an XOR, one load and a byte compare. On a miss the failure link is in the
 //! unit at hand, and "one failure link, then a transition, or else the root" covers nearly all
-//! misses; that case is computed without branching (`Walker::step`). The output flag rides in
+//! misses; that case is computed without branching (`Walker::step`). A longer chain is walked
+//! only for a byte in `used`: spaces, newlines and punctuation, which few terms contain, would
+//! otherwise walk every word's chain down to the root. The output flag rides in
 //! the unit too, so states with nothing to report cost nothing more. An output state reached
 //! is only noted (its slot and where the occurrence ends), and the notes are reported a batch
 //! at a time: the rank lookups and `outs` reads of a batch are independent loads that overlap,
@@ -113,6 +117,8 @@ pub struct Automaton {
     num_terms: u32,
     /// Length in bytes of the longest term.
     max_len: u32,
+    /// Bit `c % 64` of word `c / 64` is set when byte `c` occurs in some term.
+    used: [u64; 4],
 }
 
 impl Automaton {
@@ -135,7 +141,11 @@ impl Automaton {
         let mut b = Builder::new(keys.bytes.len() + keys.bytes.len() / 8 + 8 * BLOCK);
         b.insert_all(&keys);
         let max_len = (0..keys.id.len()).map(|i| keys.len(i)).max().unwrap_or(0);
-        b.finish(num_terms, max_len as u32)
+        let mut automaton = b.finish(num_terms, max_len as u32);
+        for &c in &keys.bytes {
+            automaton.used[usize::from(c / 64)] |= 1 << (c % 64);
+        }
+        automaton
     }
 
     /// Number of terms the automaton was built over (ids are below this).
@@ -177,7 +187,7 @@ impl ArchivedAutomaton {
     /// values given there stand for the ids.) Never panics and always terminates, whatever
     /// the table contents; damaged tables may give wrong pairs, which the caller verifies.
     pub fn find_all(&self, haystack: &[u8]) -> Vec<(u32, usize)> {
-        let w = Walker::new(&self.units);
+        let w = Walker::new(&self.units, self.used.map(|word| word.to_native()));
         let total = self.outs.len() / 2;
         let mut found = Found::new(Seen::for_search(haystack.len(), total));
         let n = haystack.len();
@@ -422,11 +432,12 @@ impl Seen {
 struct Walker<'a> {
     units: &'a [u64_le],
     root: u64,
+    used: [u64; 4],
 }
 
 impl<'a> Walker<'a> {
-    fn new(units: &'a [u64_le]) -> Walker<'a> {
-        let mut w = Walker { units, root: 0 };
+    fn new(units: &'a [u64_le], used: [u64; 4]) -> Walker<'a> {
+        let mut w = Walker { units, root: 0, used };
         w.root = w.unit(0);
         w
     }
@@ -479,6 +490,10 @@ impl<'a> Walker<'a> {
     #[cold]
     #[inline(never)]
     fn slow_step(&self, mut s: usize, mut u: u64, c: u8, budget: &mut usize) -> (usize, u64) {
+        if self.used[usize::from(c / 64)] & (1 << (c % 64)) == 0 {
+            // No state has a child on `c`.
+            return (0, self.root);
+        }
         while s != 0 && *budget > 0 {
             *budget -= 1;
             s = ((u >> FAIL_SHIFT) & FAIL_MASK) as usize;
@@ -1050,6 +1065,7 @@ impl Builder {
             dup_id: self.dups.iter().map(|d| d.1).collect(),
             num_terms,
             max_len,
+            used: [0; 4],
         }
     }
 }
@@ -1147,6 +1163,16 @@ mod tests {
         // A term that is a suffix of another, reached only through the failure chain.
         assert_eq!(ids(&["abcde", "cde", "de", "e"], "abcde"), vec![0, 1, 2, 3]);
         assert_eq!(ids(&["abcde", "cde", "de", "e"], "abcdf"), Vec::<u32>::new());
+    }
+
+    /// A byte that occurs in no term sends the search back to the root; one that occurs only
+    /// inside terms (here the space) still continues them.
+    #[test]
+    fn bytes_outside_every_term() {
+        let terms = ["ab cd", "b c", "cde"];
+        assert_eq!(ids(&terms, "xab cde. b c;"), vec![0, 1, 2]);
+        assert_eq!(ids(&terms, "ab.cd b;c cd;e"), Vec::<u32>::new());
+        assert_eq!(ids(&terms, "cd.ab cd"), vec![0, 1]);
     }
 
     #[test]
@@ -1338,11 +1364,12 @@ mod tests {
             outs in prop::collection::vec(prop_oneof![0u32..60, Just(NONE)], 0..120),
             dup_of in prop::collection::vec(0u32..50, 0..10),
             max_len in prop_oneof![0u32..10, any::<u32>()],
+            used in any::<[u64; 4]>(),
             hay in prop::collection::vec(any::<u8>(), 0..400),
         ) {
             let dup_id = dup_of.iter().map(|d| d + 1).collect();
             let a = Automaton {
-                units, out_rank, outs, dup_of, dup_id, num_terms: 50, max_len,
+                units, out_rank, outs, dup_of, dup_id, num_terms: 50, max_len, used,
             };
             let bytes = archive(&a);
             let hits = access(&bytes).find_all(&hay);
