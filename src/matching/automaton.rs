@@ -55,13 +55,14 @@
 //! unit at hand, and "one failure link, then a transition, or else the root" covers nearly all
 //! misses; that case is computed without branching (`Walker::step`). A longer chain is walked
 //! only for a byte in `used`: spaces, newlines and punctuation, which few terms contain, would
-//! otherwise walk every word's chain down to the root. The output flag rides in
-//! the unit too, so states with nothing to report cost nothing more. An output state reached
-//! is only noted (its slot and where the occurrence ends), and the notes are reported a batch
-//! at a time: the rank lookups and `outs` reads of a batch are independent loads that overlap,
-//! where reporting on the spot made the walk wait for each one in turn. A state's output chain
-//! is walked with a "seen" set of output ranks: a state already seen had its whole chain
-//! reported, so the walk stops there and every term is reported once.
+//! otherwise walk every word's chain down to the root.
+//!
+//! The output flag rides in the unit too, so states with nothing to report cost nothing more.
+//! An output state reached is only noted (its slot and where the occurrence ends), and the
+//! notes are reported a batch at a time: the rank lookups and `outs` reads of a batch are
+//! independent loads that overlap, where reporting on the spot made the walk wait for each one
+//! in turn. A state's output chain is walked with a "seen" set of output ranks: a state already
+//! seen had its whole chain reported, so the walk stops there and every term is reported once.
 //!
 //! A search is a chain of dependent loads, each waiting for the last, mostly from the level 2
 //! cache once the glossary is large. Prompts of a few hundred bytes and more are therefore cut
@@ -339,8 +340,8 @@ impl Found {
     /// true when the notes are to be reported before the next round of lanes adds more.
     fn note(&mut self, s: usize, end: usize) -> bool {
         let n = &mut self.noted;
-        // Slots are below 2^28 (`NO_BASE`), and the notes are reported before they can fill,
-        // so the modulo never wraps; it only spares a bounds check.
+        // A slot indexes `units`, whose length the archive keeps in 32 bits. The notes are
+        // reported before they can fill, so the modulo never wraps; it spares a bounds check.
         debug_assert!(n.len < Noted::CAPACITY);
         let at = n.len % Noted::CAPACITY;
         (n.slot[at], n.end[at]) = (s as u32, end);
