@@ -1140,6 +1140,18 @@ mod tests {
         assert_eq!(ids(&terms, &haystack).len(), 600);
     }
 
+    /// A short prompt (one run, no lanes) that reaches output states many times more than a
+    /// batch of notes holds, before the terms that occur only once: each batch is reported
+    /// as it fills, and nothing noted is lost.
+    #[test]
+    fn notes_are_reported_as_they_fill() {
+        let letters: Vec<String> = ('a'..='z').map(String::from).collect();
+        let terms: Vec<&str> = letters.iter().map(String::as_str).collect();
+        let haystack = format!("{}{}", "a".repeat(150), &letters[1..].concat());
+        assert!(haystack.len() < MIN_LANE_BYTES * LANES && 150 > 2 * Noted::CAPACITY);
+        assert_eq!(ids(&terms, &haystack), (0..26).collect::<Vec<u32>>());
+    }
+
     /// The ids of the non-empty terms that occur, the plain way.
     fn naive(terms: &[&[u8]], haystack: &[u8]) -> Vec<u32> {
         (0..terms.len() as u32)
