@@ -97,7 +97,7 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
 (~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini). A named assistant is installed \
 even when its folder is missing. Installing again refreshes everything and changes nothing \
 else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
-tinylingo install --dry-run")]
+tinylingo install --dry-run\n  tinylingo install claude --allow-record")]
     Install {
         /// claude, cursor, opencode, codex or gemini.
         #[arg(value_parser = platform_name)]
@@ -105,6 +105,10 @@ tinylingo install --dry-run")]
         /// Print what would change and change nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Claude Code: let the model run `tinylingo record` without asking (adds the allow
+        /// rule `Bash(tinylingo record:*)`; uninstall removes it).
+        #[arg(long)]
+        allow_record: bool,
     },
     /// Remove the hook and the instruction block from the assistants (your own content stays).
     #[command(after_help = "With no argument, from every assistant.\n\nExamples:\n  \
@@ -144,13 +148,17 @@ const NOTHING: u8 = 1;
 /// argument parsing.
 pub fn main() -> u8 {
     let args: Vec<String> = std::env::args().collect();
-    if let [_, cmd, platform] = args.as_slice() {
-        if cmd == "hook" {
-            if let Some(p) = Platform::from_name(platform) {
-                crate::hook::run(p);
-                return SUCCESS;
+    let help = |a: &String| a == "--help" || a == "-h";
+    if args.get(1).is_some_and(|cmd| cmd == "hook") && !args[2..].iter().any(help) {
+        // The assistants treat exit 2 as "block this prompt": whatever follows `hook`, the
+        // hook exits 0, and prints nothing unless it understood its one argument.
+        match args.as_slice() {
+            [_, _, name] if Platform::from_name(name).is_some() => {
+                crate::hook::run(Platform::from_name(name).expect("checked"))
             }
+            _ => crate::hook::ignore_arguments(&args[2..]),
         }
+        return SUCCESS;
     }
     // Help, version and usage errors are printed here rather than by clap's `exit`, so that
     // the binary's entry point flushes stdout and returns the status itself.
@@ -237,15 +245,35 @@ fn run(command: Command) -> Result<u8> {
             crate::hook::run(platform);
             Ok(SUCCESS)
         }
-        Command::Install { platforms, dry_run } => {
-            print!("{}", install::run(&store, install::Mode::Install, &platforms, dry_run)?);
-            Ok(SUCCESS)
+        Command::Install { platforms, dry_run, allow_record } => {
+            let options = install::Options { dry_run, allow_record };
+            print_install(install::run(&store, install::Mode::Install, &platforms, options)?)
         }
         Command::Uninstall { platforms, dry_run } => {
-            print!("{}", install::run(&store, install::Mode::Uninstall, &platforms, dry_run)?);
-            Ok(SUCCESS)
+            let options = install::Options { dry_run, allow_record: false };
+            print_install(install::run(&store, install::Mode::Uninstall, &platforms, options)?)
         }
     }
+}
+
+/// Prints what install or uninstall changed (stdout), then each assistant that failed
+/// (stderr): exit 2 when one did, the others having been done all the same.
+fn print_install(report: install::Report) -> Result<u8> {
+    if report.none_found.is_some() {
+        // Nothing to register is not a failure: a fresh machine has no assistant yet.
+        eprint!("{report}");
+        return Ok(SUCCESS);
+    }
+    print!("{report}");
+    let mut code = SUCCESS;
+    for (assistant, e) in report.failures() {
+        eprintln!("tinylingo: {assistant}: {e}");
+        if let Some(hint) = e.hint() {
+            eprintln!("  hint: {hint}");
+        }
+        code = e.exit_code().max(2) as u8;
+    }
+    Ok(code)
 }
 
 /// Prints the warnings about values in config.json that are ignored.

@@ -45,6 +45,19 @@ impl Error {
                 "check the folder's permissions, or point TINYLINGO_HOME at a writable folder"
                     .into(),
             ),
+            // The usual cause: the model's shell inside an assistant's sandbox, which lets it
+            // write only the workspace (Codex's workspace-write).
+            Error::Io { source, path, .. }
+                if source.kind() == io::ErrorKind::ReadOnlyFilesystem =>
+            {
+                let dir = path.parent().unwrap_or(path);
+                Some(format!(
+                    "the file system is read-only here, as in an assistant's sandbox: for Codex \
+                     add \"{}\" to writable_roots under [sandbox_workspace_write] in \
+                     ~/.codex/config.toml, or run the command in your own shell",
+                    dir.display()
+                ))
+            }
             Error::Io { source, path, .. } if crate::store::files::is_not_regular(source) => {
                 Some(format!(
                     "tinylingo reads and writes only regular files there; move it aside: {}",

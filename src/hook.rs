@@ -44,12 +44,39 @@ pub fn run(platform: Platform) {
     }
 }
 
+/// `tinylingo hook` with arguments it does not take (none, an unknown assistant, extra words):
+/// an assistant ran a registration it cannot have meant. The hook still exits 0 with nothing on
+/// stdout, since exit 2 would block the user's prompt; the debug log says why.
+pub fn ignore_arguments(args: &[String]) {
+    std::panic::set_hook(Box::new(|_| {}));
+    let _ = std::panic::catch_unwind(|| {
+        let store = Store::locate().ok()?;
+        log_failure(&store, &format!("hook: arguments not understood: {args:?}; nothing printed"));
+        Some(())
+    });
+}
+
+/// Logs a failure that came before the index could be read (so without its settings): the
+/// debug setting is read from config.json, which only this failure path pays for.
+fn log_failure(store: &Store, line: &str) {
+    let debug = crate::store::config::Config::load(store).is_ok_and(|c| c.settings().0.debug);
+    if debug {
+        append_log(store, line);
+    }
+}
+
 /// The text to print for one event, or `None` (the platform's "nothing" then applies).
 pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
     let started = Instant::now();
     let store = Store::locate().ok()?;
     let spec = platform.spec();
-    let index = HookIndex::open(&store).ok()?;
+    let index = match HookIndex::open(&store) {
+        Ok(index) => index,
+        Err(e) => {
+            log_failure(&store, &format!("{} no index: {e}; nothing injected", platform.name()));
+            return None;
+        }
+    };
     let data = index.data()?;
     let settings = &data.settings;
     let event = match spec.parse_event(input) {
@@ -171,13 +198,16 @@ fn describe(
 
 /// Appends a line to the debug log when `debug` is on; best effort, capped in size.
 fn log_line(store: &Store, settings: &ArchivedSettings, line: impl FnOnce() -> String) {
-    if !settings.debug {
-        return;
+    if settings.debug {
+        append_log(store, &line());
     }
+}
+
+fn append_log(store: &Store, line: &str) {
     let path = store.debug_log_path();
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis());
-    let text = format!("{stamp} {}\n", line().replace('\n', " "));
+    let text = format!("{stamp} {}\n", line.replace('\n', " "));
     let _ = crate::store::files::append_capped(&path, text.as_bytes(), DEBUG_LOG_CAP);
 }

@@ -221,8 +221,13 @@ fn cursor_output(out: &str, hit: Option<&str>) {
 }
 
 fn assert_block(context: &str, explanation: &str) {
-    assert!(context.starts_with("<system-reminder>\n[TinyLingo]\n"), "{context}");
     assert!(context.contains(&format!("- {}: {explanation}", home::TERM)), "{context}");
+    // Gemini CLI wraps the context in tags of its own and escapes ours: it gets none.
+    if context.starts_with("[TinyLingo]\n") {
+        assert!(!context.contains('<'), "{context}");
+        return;
+    }
+    assert!(context.starts_with("<system-reminder>\n[TinyLingo]\n"), "{context}");
     assert!(context.ends_with("</system-reminder>"), "{context}");
 }
 
@@ -265,7 +270,12 @@ fn registered_command(h: &Home, case: &Case) -> String {
     let commands = our_commands(&now, case.event);
     assert_eq!(commands.len(), 1, "one entry of ours: {text}");
     let command = commands[0].clone();
-    assert_eq!(command, format!("{}/{MARKER}tinylingo hook {}", h.root().display(), case.platform));
+    // Gemini CLI drops the prompt when the command fails with output on stderr: its command
+    // turns a missing binary into silence and exit 0.
+    let guard = if case.platform == "gemini" { " 2>/dev/null || true" } else { "" };
+    let expected =
+        format!("{}/{MARKER}tinylingo hook {}{guard}", h.root().display(), case.platform);
+    assert_eq!(command, expected);
     let handler = ours.get("hooks").map_or(&ours, |hs| &hs[0]);
     match case.platform {
         "claude" | "codex" => assert_eq!(

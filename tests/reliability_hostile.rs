@@ -48,6 +48,15 @@ fn block_of(platform: &str, out: &common::Output) -> Option<String> {
             v["hookSpecificOutput"]["additionalContext"].as_str().expect("text").to_string()
         }),
     }?;
+    // Gemini CLI gets the block without our tags (it wraps and escapes the context itself);
+    // wrapped here, the checks below are the same for every platform.
+    let block = if platform == "gemini" {
+        let tags = block.contains("<system-reminder>") || block.contains("</system-reminder>");
+        assert!(!tags, "gemini: {block}");
+        format!("<system-reminder>\n{block}\n</system-reminder>")
+    } else {
+        block
+    };
     assert!(block.starts_with("<system-reminder>\n[TinyLingo]\n"), "{platform}: {block}");
     assert!(block.ends_with("\n</system-reminder>"), "{platform}: {block}");
     assert_eq!(block.matches("<system-reminder>").count(), 1, "{platform}: {block}");

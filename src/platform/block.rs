@@ -107,6 +107,13 @@ pub struct Block {
     pub forms: Vec<Form>,
 }
 
+/// The block without its first and last lines, the `<system-reminder>` tags: for an
+/// assistant that wraps the context in tags of its own.
+pub fn untagged(block: &str) -> &str {
+    let inner = block.strip_prefix(OPEN).and_then(|b| b.strip_prefix('\n')).unwrap_or(block);
+    inner.strip_suffix(CLOSE).and_then(|b| b.strip_suffix('\n')).unwrap_or(inner)
+}
+
 /// Renders the hits as one block of at most `max_chars` chars, or `None` when there is no hit
 /// (or the budget cannot hold even the wrapper and a count).
 pub fn render(entries: &[BlockEntry], max_chars: usize) -> Option<String> {

@@ -21,14 +21,23 @@ pub(super) const SPEC: Spec = Spec {
         ("cursor_version", None),
         ("conversation_id", None),
     ],
-    output: OutputShape::HookSpecific { event_name: "UserPromptSubmit" },
+    // Claude Code also submits turns nobody typed: `system` (its own notices) and
+    // `loop_wakeup` (a /loop prompt coming round again, whose terms were injected when the
+    // user typed it and are still in the conversation). Repeating the block there would only
+    // spend the user's context.
+    unattended: &[("source", "system"), ("source", "loop_wakeup")],
+    output: OutputShape::HookSpecific { event_name: "UserPromptSubmit", tags: true },
     config_dir: ".claude",
     config_var: Some(FolderVar { name: "CLAUDE_CONFIG_DIR", inside: "" }),
     registration: Registration::Command {
         file: "settings.json",
         event: "UserPromptSubmit",
+        comments: false,
         entry: ENTRY,
     },
     rules: Rules::File("CLAUDE.md"),
     install_notes: &[],
+    allow_rule: Some("Bash(tinylingo record:*)"),
+    command_guard: "",
+    trust_note: None,
 };

@@ -8,19 +8,26 @@ pub(super) const SPEC: Spec = Spec {
     display: "Codex CLI",
     session_fields: &["session_id"],
     foreign_fields: &[],
-    output: OutputShape::HookSpecific { event_name: "UserPromptSubmit" },
+    unattended: &[],
+    output: OutputShape::HookSpecific { event_name: "UserPromptSubmit", tags: true },
     config_dir: ".codex",
     config_var: Some(FolderVar { name: "CODEX_HOME", inside: "" }),
     registration: Registration::Command {
         file: "hooks.json",
         event: "UserPromptSubmit",
+        comments: false,
         entry: super::claude::ENTRY,
     },
     rules: Rules::File("AGENTS.md"),
+    // Whether Codex trusts the hook is worked out at install (see `codex_trust`).
     install_notes: &[
-        "Codex runs a new or changed hook only after you trust it: open /hooks in Codex and \
-         trust the tinylingo hook.",
-        "Codex versions that still gate hooks need `codex_hooks = true` under [features] in \
-         config.toml, in the same folder as hooks.json.",
+        "the model's shell runs in Codex's sandbox, which cannot write ~/.config/tinylingo: \
+         for the model to record terms, add that folder to writable_roots under \
+         [sandbox_workspace_write] in config.toml",
     ],
+    allow_rule: None,
+    command_guard: "",
+    trust_note: Some(|dir, file, settings, event| {
+        super::codex_trust::note(super::codex_trust::trust(dir, file, settings, event))
+    }),
 };

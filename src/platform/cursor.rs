@@ -7,12 +7,14 @@ pub(super) const SPEC: Spec = Spec {
     display: "Cursor",
     session_fields: &["conversation_id", "session_id"],
     foreign_fields: &[],
+    unattended: &[],
     output: OutputShape::Cursor,
     config_dir: ".cursor",
     config_var: None,
     registration: Registration::Command {
         file: "hooks.json",
         event: "beforeSubmitPrompt",
+        comments: false,
         entry: CommandEntry {
             grouped: false,
             name: None,
@@ -26,4 +28,7 @@ pub(super) const SPEC: Spec = Spec {
          nothing written; paste the TinyLingo instructions there if you want them",
     ),
     install_notes: &[],
+    allow_rule: None,
+    command_guard: "",
+    trust_note: None,
 };

@@ -8,13 +8,16 @@ pub(super) const SPEC: Spec = Spec {
     display: "Gemini CLI",
     session_fields: &["session_id"],
     foreign_fields: &[],
-    output: OutputShape::HookSpecific { event_name: "BeforeAgent" },
+    unattended: &[],
+    output: OutputShape::HookSpecific { event_name: "BeforeAgent", tags: false },
     config_dir: ".gemini",
     // The variable names the folder that holds `.gemini` (the home folder by default).
     config_var: Some(FolderVar { name: "GEMINI_CLI_HOME", inside: ".gemini" }),
     registration: Registration::Command {
         file: "settings.json",
         event: "BeforeAgent",
+        // Gemini CLI reads its settings with `//` and `/* */` comments.
+        comments: true,
         entry: CommandEntry {
             grouped: true,
             name: Some("tinylingo"),
@@ -25,5 +28,15 @@ pub(super) const SPEC: Spec = Spec {
         },
     },
     rules: Rules::File("GEMINI.md"),
-    install_notes: &[],
+    install_notes: &[
+        "Gemini CLI runs no hook in a folder you have not trusted: trust your project folders \
+         when it asks (headless: --skip-trust, or GEMINI_CLI_TRUST_WORKSPACE=true).",
+    ],
+    // Gemini CLI runs the command through a shell and treats a failure that prints on stderr
+    // (bash's "No such file or directory", exit 127, when the binary was deleted without
+    // uninstall) as "deny": the prompt would be dropped. Silenced and turned into exit 0, a
+    // missing binary only means no terms.
+    allow_rule: None,
+    command_guard: " 2>/dev/null || true",
+    trust_note: None,
 };

@@ -17,10 +17,15 @@
 //!   naming an assistant installs it even when its folder is missing (the folder is created).
 //! * `uninstall` with no argument looks at every assistant; it never creates anything, and it
 //!   removes the scripts link once no assistant's registration is left.
-//! * A settings or hooks file that our uninstall leaves with nothing but what our install put in
-//!   a new file (`{}`, Cursor's `{"version": 1}`) is deleted; an instruction file left empty is
-//!   deleted. A file that is a symbolic link (dotfiles) is written through, never replaced or
-//!   deleted.
+//! * Each assistant is planned and applied on its own: a file that cannot be parsed, or one
+//!   the user made read-only, fails that assistant (nothing of its files is written) while the
+//!   others go on; the command then exits 2 and names each failure.
+//! * Uninstall gives back what was there before install. Install notes in the store's
+//!   [`Installed`] record the text each file had before its first change and every folder it
+//!   created; a file still as install left it gets its old text back byte for byte (or is
+//!   deleted, if install created it), and a file changed since keeps those changes and loses
+//!   only our entries. Only folders install created are removed, and only when empty. A file
+//!   that is a symbolic link (dotfiles) is written through, never replaced or deleted.
 
 use std::fmt;
 use std::fs;
@@ -31,6 +36,7 @@ use super::settings_file::{self, Change, MARKER};
 use super::{Platform, Registration, Rules, Spec};
 use crate::error::{Error, Result};
 use crate::store::files::{read_if_exists, write_atomic};
+use crate::store::installed::Installed;
 use crate::store::{home_dir, Store};
 
 /// The OpenCode plugin, with [`PLUGIN_BINARY`] standing for the binary's path.
@@ -42,6 +48,15 @@ const PLUGIN_SIGNATURE: &str = "// tinylingo OpenCode plugin";
 
 /// The name of the link in the scripts folder.
 const BINARY_NAME: &str = "tinylingo";
+
+/// How install or uninstall runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Say what would change, change nothing.
+    pub dry_run: bool,
+    /// Add the assistants' allow rule for `tinylingo record` (see [`Spec::allow_rule`]).
+    pub allow_record: bool,
+}
 
 /// Install or uninstall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +101,9 @@ pub struct Step {
     pub what: String,
     pub path: PathBuf,
     action: Action,
+    /// For install's writes: the file's text before this change (`None`: no file), for the
+    /// [`Installed`] record.
+    before: Option<Option<String>>,
 }
 
 #[derive(Debug, Clone)]
@@ -98,87 +116,138 @@ enum Action {
 }
 
 /// The steps for one assistant, and what the user should know.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Section {
     pub platform: Platform,
     pub steps: Vec<Step>,
     /// The command the registration runs (install only).
     pub command: Option<String>,
     pub notes: Vec<String>,
+    /// Why this assistant failed (its steps were then not applied, or not all of them).
+    pub error: Option<Error>,
     /// Folders removed after an uninstall if nothing is left in them, deepest first.
     tidy: Vec<PathBuf>,
 }
 
 impl Section {
     fn new(platform: Platform) -> Section {
-        Section { platform, steps: Vec::new(), command: None, notes: Vec::new(), tidy: Vec::new() }
+        Section {
+            platform,
+            steps: Vec::new(),
+            command: None,
+            notes: Vec::new(),
+            error: None,
+            tidy: Vec::new(),
+        }
+    }
+
+    fn failed(platform: Platform, error: Error) -> Section {
+        Section { error: Some(error), ..Section::new(platform) }
     }
 }
 
 /// The result of `install` or `uninstall`.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Report {
     pub mode: Mode,
     pub dry_run: bool,
     /// The scripts link.
     pub binary: Vec<Step>,
     pub sections: Vec<Section>,
+    /// Install with no assistant named found none: nothing was done.
+    pub none_found: Option<String>,
     home: PathBuf,
 }
 
+impl Report {
+    /// The assistants that failed, with why.
+    pub fn failures(&self) -> impl Iterator<Item = (&'static str, &Error)> {
+        self.sections.iter().filter_map(|s| Some((s.platform.spec().display, s.error.as_ref()?)))
+    }
+}
+
 /// Installs or uninstalls for `named` (every detected assistant, or every assistant, when
-/// empty), or with `dry_run` only says what that would change.
-pub fn run(store: &Store, mode: Mode, named: &[Platform], dry_run: bool) -> Result<Report> {
+/// empty), or with `dry_run` only says what that would change. An assistant that fails is
+/// reported in its [`Section::error`]; the others are still done.
+pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> Result<Report> {
+    let dry_run = options.dry_run;
     let home = home_dir().ok_or_else(|| {
         Error::bad_input(
             "cannot find the home folder: HOME is not set",
             Some("set HOME to the folder the assistants keep their settings in".into()),
         )
     })?;
-    let targets = targets(&home, mode, named)?;
     let scripts = std::path::absolute(store.scripts_dir())
         .map_err(|e| Error::io(store.scripts_dir(), "resolve", e))?;
     let link = scripts.join(BINARY_NAME);
-    let plan = || plan(mode, dry_run, &targets, &home, &link);
+    let targets = targets(&home, mode, named);
+    if targets.is_empty() {
+        let looked: Vec<String> =
+            Platform::ALL.iter().map(|p| tilde(&home, &p.spec().config_folder(&home))).collect();
+        return Ok(Report {
+            mode,
+            dry_run,
+            binary: Vec::new(),
+            sections: Vec::new(),
+            none_found: Some(looked.join(", ")),
+            home,
+        });
+    }
     // A refusal must leave no trace, not even the store's folder that taking its lock creates:
     // plan first; then plan again under the lock (serialising with other writers) and apply.
-    let report = plan()?;
-    if dry_run {
+    let plan = |installed: &Installed| plan(mode, options, &targets, &home, &link, installed);
+    let report = plan(&Installed::load(store))?;
+    if dry_run || report.sections.iter().all(|s| s.error.is_some()) {
         return Ok(report);
     }
     let _lock = match mode {
         Mode::Uninstall if !store.dir().exists() => None,
         _ => Some(store.lock()?),
     };
-    let report = plan()?;
-    apply(&report)?;
-    tidy(&report, &scripts);
+    let mut installed = Installed::load(store);
+    let mut report = plan(&installed)?;
+    apply(&mut report, &mut installed)?;
+    tidy(&report, &scripts, &mut installed);
+    if store.dir().exists() {
+        installed.save(store)?;
+    }
     Ok(report)
 }
 
 /// Reads everything involved and works out every change, writing nothing.
 fn plan(
     mode: Mode,
-    dry_run: bool,
+    Options { dry_run, allow_record }: Options,
     targets: &[Platform],
     home: &Path,
     link: &Path,
+    installed: &Installed,
 ) -> Result<Report> {
-    let mut report =
-        Report { mode, dry_run, binary: Vec::new(), sections: Vec::new(), home: home.into() };
+    let mut report = Report {
+        mode,
+        dry_run,
+        binary: Vec::new(),
+        sections: Vec::new(),
+        none_found: None,
+        home: home.into(),
+    };
+    for &p in targets {
+        let section = match mode {
+            Mode::Install => plan_install(p.spec(), home, link, allow_record),
+            Mode::Uninstall => plan_uninstall(p.spec(), home, installed),
+        };
+        let section = section.and_then(|s| writable(&s).map(|()| s));
+        report.sections.push(section.unwrap_or_else(|e| Section::failed(p, e)));
+    }
     match mode {
-        Mode::Install => {
-            report.binary.push(plan_link(link)?);
-            for p in targets {
-                report.sections.push(plan_install(p.spec(), home, link)?);
-            }
-        }
+        Mode::Install => report.binary.push(plan_link(link)?),
         Mode::Uninstall => {
-            for p in targets {
-                report.sections.push(plan_uninstall(p.spec(), home)?);
-            }
-            let mut others = Platform::ALL.into_iter().filter(|p| !targets.contains(p));
-            let still_used = others.any(|p| registered(p.spec(), home));
+            // The link stays while any registration still runs it, a failed one included.
+            let done = |p: &Platform| {
+                report.sections.iter().any(|s| s.platform == *p && s.error.is_none())
+            };
+            let still_used =
+                Platform::ALL.into_iter().any(|p| !done(&p) && registered(p.spec(), home));
             if !still_used && fs::symlink_metadata(link).is_ok() {
                 let what = "link to the tinylingo binary";
                 report.binary.push(step(Verb::Remove, what, link, Action::Delete));
@@ -188,19 +257,50 @@ fn plan(
     Ok(report)
 }
 
-/// After an uninstall, removes the folders it emptied (best effort: `remove_dir` only removes
-/// empty folders).
-fn tidy(report: &Report, scripts: &Path) {
-    for dir in report.sections.iter().flat_map(|s| &s.tidy) {
-        let _ = fs::remove_dir(dir);
+/// Refuses to replace or delete a file the user made read-only: renaming over it would
+/// succeed (the folder is writable), silently undoing the protection.
+fn writable(section: &Section) -> Result<()> {
+    for s in &section.steps {
+        if !matches!(s.action, Action::Write(_) | Action::Delete) {
+            continue;
+        }
+        if fs::metadata(&s.path).is_ok_and(|m| m.permissions().readonly()) {
+            return Err(Error::bad_input(
+                format!(
+                    "{} is read-only; tinylingo does not replace a protected file",
+                    s.path.display()
+                ),
+                Some(format!(
+                    "make it writable (chmod u+w {}) and run the command again, or leave this \
+                     assistant out",
+                    crate::error::shell_word(&s.path.to_string_lossy())
+                )),
+            ));
+        }
     }
-    if report.mode == Mode::Uninstall && !report.binary.is_empty() {
-        let _ = fs::remove_dir(scripts);
+    Ok(())
+}
+
+/// After an uninstall, removes the folders install created that are now empty (best effort:
+/// `remove_dir` only removes empty folders), and forgets what was uninstalled.
+fn tidy(report: &Report, scripts: &Path, installed: &mut Installed) {
+    if report.mode == Mode::Uninstall {
+        for section in report.sections.iter().filter(|s| s.error.is_none()) {
+            let dir = section.platform.spec().config_folder(&report.home);
+            for folder in &section.tidy {
+                let _ = fs::remove_dir(folder);
+            }
+            installed.forget_under(&dir);
+        }
+        if !report.binary.is_empty() {
+            let _ = fs::remove_dir(scripts);
+        }
     }
 }
 
-/// The assistants a command acts on, in the order given.
-fn targets(home: &Path, mode: Mode, named: &[Platform]) -> Result<Vec<Platform>> {
+/// The assistants a command acts on, in the order given: the named ones; else, for
+/// uninstall, all of them; for install, those whose folder exists.
+fn targets(home: &Path, mode: Mode, named: &[Platform]) -> Vec<Platform> {
     if !named.is_empty() {
         let mut list = Vec::new();
         for p in named {
@@ -208,26 +308,28 @@ fn targets(home: &Path, mode: Mode, named: &[Platform]) -> Result<Vec<Platform>>
                 list.push(*p);
             }
         }
-        return Ok(list);
+        return list;
     }
     if mode == Mode::Uninstall {
-        return Ok(Platform::ALL.to_vec());
+        return Platform::ALL.to_vec();
     }
-    let found: Vec<Platform> =
-        Platform::ALL.into_iter().filter(|p| p.spec().config_folder(home).is_dir()).collect();
-    if found.is_empty() {
-        let looked: Vec<String> =
-            Platform::ALL.iter().map(|p| tilde(home, &p.spec().config_folder(home))).collect();
-        return Err(Error::NotFound {
-            problem: format!("no assistant found (looked for {})", looked.join(", ")),
-            hint: Some("name one to install it anyway, e.g.: tinylingo install claude".into()),
-        });
-    }
-    Ok(found)
+    Platform::ALL.into_iter().filter(|p| p.spec().config_folder(home).is_dir()).collect()
 }
 
 fn step(verb: Verb, what: impl Into<String>, path: &Path, action: Action) -> Step {
-    Step { verb, what: what.into(), path: path.to_path_buf(), action }
+    Step { verb, what: what.into(), path: path.to_path_buf(), action, before: None }
+}
+
+/// A step of install that writes (or keeps) `path`, which now holds `before`.
+fn install_step(
+    verb: Verb,
+    what: impl Into<String>,
+    path: &Path,
+    action: Action,
+    before: Option<&[u8]>,
+) -> Step {
+    let before = Some(before.map(|b| String::from_utf8_lossy(b).into_owned()));
+    Step { before, ..step(verb, what, path, action) }
 }
 
 /// Points the scripts link at the running binary.
@@ -266,26 +368,47 @@ fn running_binary(scripts: &Path) -> Result<PathBuf> {
     Ok(stable.unwrap_or(real))
 }
 
-fn plan_install(spec: &Spec, home: &Path, link: &Path) -> Result<Section> {
+fn plan_install(spec: &Spec, home: &Path, link: &Path, allow_record: bool) -> Result<Section> {
     let dir = spec.config_folder(home);
     let mut section = Section::new(spec.platform);
     if !dir.is_dir() {
         section.steps.push(step(Verb::Create, "folder", &dir, Action::MakeDir));
     }
     match spec.registration {
-        Registration::Command { file, event, entry } => {
+        Registration::Command { file, event, entry, comments } => {
             let path = dir.join(file);
             let bytes = read_if_exists(&path)?;
-            let mut root = settings_file::parse(&path, bytes.as_deref().unwrap_or_default())?;
+            let settings =
+                settings_file::parse(&path, bytes.as_deref().unwrap_or_default(), comments)?;
             let command = spec.hook_command(link);
-            let change = settings_file::install(&mut root, &path, event, &entry, &command)?;
-            let what = format!("{event} hook");
-            let text = settings_file::render(&root).into_bytes();
-            section.steps.push(match change {
-                Change::Unchanged => step(Verb::Keep, what, &path, Action::None),
-                Change::Updated => step(Verb::Update, what, &path, Action::Write(text)),
-                _ => step(Verb::Add, what, &path, Action::Write(text)),
-            });
+            let change = settings.install(&path, event, &entry, &command)?;
+            let mut what = format!("{event} hook");
+            let mut verb = match change {
+                Change::Unchanged => Verb::Keep,
+                Change::Updated => Verb::Update,
+                _ => Verb::Add,
+            };
+            if let Some(rule) = spec.allow_rule {
+                if allow_record {
+                    if settings.allow(&path, rule)? == Change::Added {
+                        what.push_str(&format!(" and allow rule {rule}"));
+                        verb = if verb == Verb::Keep { Verb::Add } else { verb };
+                    }
+                } else if !settings.allows(rule) {
+                    section.notes.push(format!(
+                        "{} asks before the model runs `tinylingo record` (and a headless run \
+                         refuses it): `tinylingo install {} --allow-record` adds the allow \
+                         rule {rule}",
+                        spec.display, spec.name
+                    ));
+                }
+            }
+            let text = settings.render().into_bytes();
+            let action = if verb == Verb::Keep { Action::None } else { Action::Write(text) };
+            section.steps.push(install_step(verb, what, &path, action, bytes.as_deref()));
+            if let Some(trust_note) = spec.trust_note {
+                section.notes.push(trust_note(&dir, &path, &settings.value(), event));
+            }
             if !command.contains(MARKER) {
                 section.notes.push(format!(
                     "the hook points into TINYLINGO_HOME ({}), not ~/{MARKER}: keep \
@@ -296,18 +419,23 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path) -> Result<Section> {
             section.command = Some(command);
         }
         Registration::Plugin { dir: sub, file, other_dirs } => {
-            let path = dir.join(sub).join(file);
+            let folder = dir.join(sub);
+            if !folder.is_dir() {
+                section.steps.push(step(Verb::Create, "folder", &folder, Action::MakeDir));
+            }
+            let path = folder.join(file);
             let content = plugin_source(link);
             let what = "chat.message plugin";
             let write = Action::Write(content.clone().into_bytes());
-            section.steps.push(match read_if_exists(&path)? {
-                None => step(Verb::Add, what, &path, write),
-                Some(old) if old == content.as_bytes() => {
-                    step(Verb::Keep, what, &path, Action::None)
-                }
-                Some(old) if is_our_plugin(&old) => step(Verb::Update, what, &path, write),
+            let old = read_if_exists(&path)?;
+            let verb = match &old {
+                None => Verb::Add,
+                Some(old) if *old == content.as_bytes() => Verb::Keep,
+                Some(old) if is_our_plugin(old) => Verb::Update,
                 Some(_) => return Err(not_our_plugin(&path)),
-            });
+            };
+            let action = if verb == Verb::Keep { Action::None } else { write };
+            section.steps.push(install_step(verb, what, &path, action, old.as_deref()));
             for other in other_dirs {
                 let old = dir.join(other).join(file);
                 if read_if_exists(&old)?.is_some_and(|b| is_our_plugin(&b)) {
@@ -320,15 +448,17 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path) -> Result<Section> {
     match spec.rules {
         Rules::File(file) => {
             let path = dir.join(file);
-            let text = read_text(&path)?;
+            let old = read_if_exists(&path)?;
+            let text = utf8_text(&path, old.as_deref().unwrap_or_default())?;
             let what = "instruction block";
-            section.steps.push(match unclosed(&path, instructions::install(&text))? {
-                Edit::Unchanged => step(Verb::Keep, what, &path, Action::None),
-                Edit::Added(new) => step(Verb::Add, what, &path, Action::Write(new.into_bytes())),
+            let (verb, action) = match unclosed(&path, instructions::install(&text))? {
+                Edit::Unchanged => (Verb::Keep, Action::None),
+                Edit::Added(new) => (Verb::Add, Action::Write(new.into_bytes())),
                 Edit::Replaced(new) | Edit::Removed(new) => {
-                    step(Verb::Update, what, &path, Action::Write(new.into_bytes()))
+                    (Verb::Update, Action::Write(new.into_bytes()))
                 }
-            });
+            };
+            section.steps.push(install_step(verb, what, &path, action, old.as_deref()));
         }
         Rules::Elsewhere(why) => section.notes.push(why.to_string()),
     }
@@ -336,23 +466,39 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path) -> Result<Section> {
     Ok(section)
 }
 
-fn plan_uninstall(spec: &Spec, home: &Path) -> Result<Section> {
+fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) -> Result<Section> {
     let dir = spec.config_folder(home);
     let mut section = Section::new(spec.platform);
     if !dir.is_dir() {
         return Ok(section);
     }
     match spec.registration {
-        Registration::Command { file, entry, .. } => {
+        Registration::Command { file, entry, comments, .. } => {
             let path = dir.join(file);
             if let Some(bytes) = read_if_exists(&path)? {
-                let mut root = settings_file::parse(&path, &bytes)?;
-                if settings_file::uninstall(&mut root, entry.grouped) == Change::Removed {
-                    let action = if settings_file::is_bare(&root, &entry) && !is_link(&path) {
-                        Action::Delete
-                    } else {
-                        Action::Write(settings_file::render(&root).into_bytes())
-                    };
+                let parse = |b: &[u8]| settings_file::parse(&path, b, comments);
+                let settings = parse(&bytes)?;
+                // Containers the file had before install stay, even when left empty.
+                let before = installed
+                    .file(&path)
+                    .and_then(|r| r.before.as_deref())
+                    .and_then(|b| parse(b.as_bytes()).ok())
+                    .map(|b| b.value());
+                let hook = settings.uninstall(entry.grouped, before.as_ref());
+                let rule = spec.allow_rule.map(|r| settings.disallow(r, before.as_ref()));
+                if hook == Change::Removed || rule == Some(Change::Removed) {
+                    let edited = settings.render();
+                    let restored = restore(installed, &path, &bytes, |b| {
+                        parse(b.as_bytes()).is_ok_and(|s| !s.has_ours(entry.grouped))
+                    });
+                    let action = restored.unwrap_or_else(|| {
+                        let created = installed.file(&path).is_some_and(|r| r.created());
+                        if created && settings.is_bare(&entry) && !is_link(&path) {
+                            Action::Delete
+                        } else {
+                            Action::Write(edited.into_bytes())
+                        }
+                    });
                     section.steps.push(step(Verb::Remove, "tinylingo hook", &path, action));
                 }
             }
@@ -360,7 +506,6 @@ fn plan_uninstall(spec: &Spec, home: &Path) -> Result<Section> {
         Registration::Plugin { dir: sub, file, other_dirs } => {
             for d in std::iter::once(&sub).chain(other_dirs) {
                 let path = dir.join(d).join(file);
-                section.tidy.push(dir.join(d));
                 match read_if_exists(&path)? {
                     Some(b) if is_our_plugin(&b) => {
                         section.steps.push(step(
@@ -381,26 +526,48 @@ fn plan_uninstall(spec: &Spec, home: &Path) -> Result<Section> {
     }
     if let Rules::File(file) = spec.rules {
         let path = dir.join(file);
-        if path.exists() {
-            let text = read_text(&path)?;
+        if let Some(bytes) = read_if_exists(&path)? {
+            let text = utf8_text(&path, &bytes)?;
             if let Edit::Removed(rest) = unclosed(&path, instructions::uninstall(&text))? {
-                let action = if rest.is_empty() && !is_link(&path) {
-                    Action::Delete
-                } else {
-                    Action::Write(rest.into_bytes())
-                };
+                let restored = restore(installed, &path, &bytes, |b| {
+                    instructions::uninstall(b) == Ok(Edit::Unchanged)
+                });
+                let action = restored.unwrap_or_else(|| {
+                    let created = installed.file(&path).is_some_and(|r| r.created());
+                    if created && rest.is_empty() && !is_link(&path) {
+                        Action::Delete
+                    } else {
+                        Action::Write(rest.into_bytes())
+                    }
+                });
                 section.steps.push(step(Verb::Remove, "instruction block", &path, action));
             }
         }
     }
-    if section.steps.is_empty() {
-        section.tidy.clear();
-    } else {
-        // A folder install created for a named assistant would otherwise make the next
-        // `install` believe the assistant is there.
-        section.tidy.push(dir);
-    }
+    // Only folders install created go, deepest first, and only when nothing is left in them.
+    section.tidy = installed.folders_under(&dir);
     Ok(section)
+}
+
+/// How uninstall gives a file back when it is still exactly what install last wrote: its
+/// text from before install (`clean` checks that text holds nothing of ours, as it would not
+/// if an older install had been there first), or no file when install created it.
+fn restore(
+    installed: &Installed,
+    path: &Path,
+    now: &[u8],
+    clean: impl Fn(&str) -> bool,
+) -> Option<Action> {
+    let record = installed.file(path)?;
+    if record.after.as_bytes() != now {
+        return None;
+    }
+    match &record.before {
+        None if is_link(path) => None,
+        None => Some(Action::Delete),
+        Some(before) if clean(before) => Some(Action::Write(before.clone().into_bytes())),
+        Some(_) => None,
+    }
 }
 
 /// Whether an assistant still has a registration of ours (an unreadable file counts as yes:
@@ -408,12 +575,12 @@ fn plan_uninstall(spec: &Spec, home: &Path) -> Result<Section> {
 fn registered(spec: &Spec, home: &Path) -> bool {
     let dir = spec.config_folder(home);
     match spec.registration {
-        Registration::Command { file, entry, .. } => {
+        Registration::Command { file, entry, comments, .. } => {
             let path = dir.join(file);
             match read_if_exists(&path) {
                 Ok(None) => false,
-                Ok(Some(bytes)) => settings_file::parse(&path, &bytes)
-                    .map_or(true, |root| settings_file::has_ours(&root, entry.grouped)),
+                Ok(Some(bytes)) => settings_file::parse(&path, &bytes, comments)
+                    .map_or(true, |s| s.has_ours(entry.grouped)),
                 Err(_) => true,
             }
         }
@@ -440,10 +607,9 @@ fn not_our_plugin(path: &Path) -> Error {
     }
 }
 
-/// A text file's content; a missing file is empty.
-fn read_text(path: &Path) -> Result<String> {
-    let bytes = read_if_exists(path)?.unwrap_or_default();
-    String::from_utf8(bytes).map_err(|_| Error::BadFile {
+/// A text file's content, which must be UTF-8.
+fn utf8_text(path: &Path, bytes: &[u8]) -> Result<String> {
+    String::from_utf8(bytes.to_vec()).map_err(|_| Error::BadFile {
         path: path.to_path_buf(),
         line: None,
         problem: "not UTF-8 text; tinylingo leaves it untouched".into(),
@@ -466,22 +632,49 @@ fn is_link(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
-/// Carries out the plan: folders first, then the link (so that no registration ever points at
-/// a missing binary), then the files.
-fn apply(report: &Report) -> Result<()> {
-    let steps: Vec<&Step> =
-        report.sections.iter().flat_map(|s| &s.steps).chain(&report.binary).collect();
-    for s in steps.iter().filter(|s| matches!(s.action, Action::MakeDir)) {
-        fs::create_dir_all(&s.path).map_err(|e| Error::io(&s.path, "create folder", e))?;
+/// Carries out the plan: the link first (so that no registration ever points at a missing
+/// binary), then each assistant's folders and files. An assistant whose step fails keeps the
+/// error and stops there; the others go on. What was written is noted in `installed`.
+fn apply(report: &mut Report, installed: &mut Installed) -> Result<()> {
+    // Without the link no hook can run: its failure fails the whole command.
+    for s in &report.binary {
+        apply_step(s, report.mode, installed)?;
     }
-    for s in &steps {
-        match &s.action {
-            Action::Link(target) => make_link(&s.path, target)?,
-            Action::Write(bytes) => write_through(&s.path, bytes)?,
-            Action::Delete => {
-                fs::remove_file(&s.path).map_err(|e| Error::io(&s.path, "remove", e))?
+    for section in report.sections.iter_mut().filter(|s| s.error.is_none()) {
+        let mut steps: Vec<&Step> = section.steps.iter().collect();
+        // Folders before the files in them.
+        steps.sort_by_key(|s| !matches!(s.action, Action::MakeDir));
+        for s in steps {
+            if let Err(e) = apply_step(s, report.mode, installed) {
+                section.error = Some(e);
+                break;
             }
-            Action::None | Action::MakeDir => {}
+        }
+    }
+    Ok(())
+}
+
+fn apply_step(s: &Step, mode: Mode, installed: &mut Installed) -> Result<()> {
+    match &s.action {
+        Action::Link(target) => make_link(&s.path, target)?,
+        Action::MakeDir => {
+            fs::create_dir_all(&s.path).map_err(|e| Error::io(&s.path, "create folder", e))?;
+            installed.created_folder(&s.path);
+        }
+        Action::Write(bytes) => {
+            write_through(&s.path, bytes)?;
+            if let (Mode::Install, Some(before)) = (mode, &s.before) {
+                installed.wrote(&s.path, before.as_deref(), &String::from_utf8_lossy(bytes));
+            }
+        }
+        Action::Delete => fs::remove_file(&s.path).map_err(|e| Error::io(&s.path, "remove", e))?,
+        Action::None => {
+            // Already in place: a record from an earlier install stays valid.
+            if let (Mode::Install, Some(Some(now))) = (mode, &s.before) {
+                if installed.file(&s.path).is_some() {
+                    installed.wrote(&s.path, None, now);
+                }
+            }
         }
     }
     Ok(())
@@ -536,6 +729,13 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(looked) = &self.none_found {
+            writeln!(f, "No assistant found (looked for {looked}); nothing was registered.")?;
+            return writeln!(
+                f,
+                "Install an assistant, or name one to set it up now: tinylingo install claude"
+            );
+        }
         if self.dry_run {
             writeln!(f, "Dry run: nothing was changed. This is what would be done:")?;
         }
@@ -549,6 +749,10 @@ impl fmt::Display for Report {
             let spec = section.platform.spec();
             let folder = spec.config_folder(&self.home);
             writeln!(f, "{} ({})", spec.display, tilde(&self.home, &folder))?;
+            if let Some(e) = &section.error {
+                writeln!(f, "  failed, nothing of it changed: {e}")?;
+                continue;
+            }
             if section.steps.is_empty() {
                 writeln!(f, "  nothing to remove")?;
             }

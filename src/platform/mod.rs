@@ -10,6 +10,7 @@
 pub mod block;
 mod claude;
 mod codex;
+pub mod codex_trust;
 mod cursor;
 mod gemini;
 pub mod install;
@@ -35,7 +36,10 @@ pub enum Platform {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum OutputShape {
     /// `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`; nothing on no hit.
-    HookSpecific { event_name: &'static str },
+    /// `tags: false` sends the block without its `<system-reminder>` lines (Gemini CLI wraps
+    /// the context in its own `<hook_context>` and escapes every `<` and `>` in it, so the model
+    /// would read `&lt;system-reminder&gt;`).
+    HookSpecific { event_name: &'static str, tags: bool },
     /// Cursor: always a JSON object, `{"continue":true}` plus `additional_context` on a hit.
     Cursor,
     /// The block as plain text (the OpenCode plugin turns it into a message part).
@@ -56,6 +60,9 @@ pub struct Spec {
     /// registration (`None`: the field's presence is enough; `Some(v)`: it must hold `v`). The
     /// hook then stays silent, so that a prompt is not answered twice.
     pub foreign_fields: &'static [(&'static str, Option<&'static str>)],
+    /// Event field values that mark a prompt the user did not type (Claude Code's `source`
+    /// `system` or `loop_wakeup`): the hook adds nothing to those.
+    pub unattended: &'static [(&'static str, &'static str)],
     pub output: OutputShape,
     /// The assistant's configuration folder, relative to the home folder. `install` with no
     /// argument treats the assistant as installed when this folder exists.
@@ -66,7 +73,20 @@ pub struct Spec {
     pub rules: Rules,
     /// Printed after a successful install: what the user still has to do.
     pub install_notes: &'static [&'static str],
+    /// Appended to the registered command, for an assistant that would block the prompt when
+    /// the command itself fails (a binary deleted without uninstall).
+    pub command_guard: &'static str,
+    /// Whether the assistant will run the registered hook, as a note for install's report
+    /// (Codex asks the user to trust each hook): given the assistant's folder, the settings
+    /// file, its content after install and the event.
+    /// A permission rule that lets the model run `tinylingo record` without asking, which
+    /// `install --allow-record` adds to the settings file (Claude Code asks by default).
+    pub allow_rule: Option<&'static str>,
+    pub trust_note: Option<TrustNote>,
 }
+
+/// See [`Spec::trust_note`].
+pub type TrustNote = fn(&Path, &Path, &serde_json::Map<String, Value>, &str) -> String;
 
 /// An environment variable that moves an assistant's configuration folder, as the assistant
 /// itself reads it (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …).
@@ -86,6 +106,8 @@ pub enum Registration {
         file: &'static str,
         /// The key under `hooks` whose array holds the entry.
         event: &'static str,
+        /// Whether the assistant reads the file with comments (and trailing commas).
+        comments: bool,
         entry: CommandEntry,
     },
     /// A JavaScript plugin file, `dir/file` under `config_dir`, that runs the hook itself.
@@ -162,6 +184,8 @@ pub enum EventProblem {
     /// Another assistant sent it (see [`Spec::foreign_fields`]); that assistant's own
     /// registration answers it.
     Foreign(&'static str),
+    /// The user did not type this prompt (see [`Spec::unattended`]).
+    Unattended(&'static str, &'static str),
 }
 
 impl std::fmt::Display for EventProblem {
@@ -171,6 +195,9 @@ impl std::fmt::Display for EventProblem {
             EventProblem::NoPrompt => f.write_str("event has no string \"prompt\""),
             EventProblem::Foreign(field) => {
                 write!(f, "event carries \"{field}\": another assistant's, left to its own hook")
+            }
+            EventProblem::Unattended(field, value) => {
+                write!(f, "{field} is \"{value}\": a prompt the user did not type, no terms")
             }
         }
     }
@@ -201,6 +228,12 @@ impl Spec {
         if let Some(field) = self.foreign_field(&value) {
             return Err(EventProblem::Foreign(field));
         }
+        let unattended = |&(field, wanted): &(&str, &str)| {
+            value.get(field).and_then(Value::as_str) == Some(wanted)
+        };
+        if let Some(&(field, v)) = self.unattended.iter().find(|f| unattended(f)) {
+            return Err(EventProblem::Unattended(field, v));
+        }
         let prompt = match value.get("prompt") {
             Some(Value::String(p)) => p.clone(),
             _ => return Err(EventProblem::NoPrompt),
@@ -227,18 +260,22 @@ impl Spec {
     /// The command a JSON registration runs: the binary in the store's scripts folder, called
     /// directly (no shell script or interpreter in between).
     pub fn hook_command(&self, binary: &std::path::Path) -> String {
-        format!("{} hook {}", crate::error::shell_word(&binary.to_string_lossy()), self.name)
+        let binary = crate::error::shell_word(&binary.to_string_lossy());
+        format!("{binary} hook {}{}", self.name, self.command_guard)
     }
 
     /// What to print for `context` (the rendered block, or `None` when nothing hit).
     pub fn render_output(&self, context: Option<&str>) -> Option<String> {
         match (self.output, context) {
-            (OutputShape::HookSpecific { event_name }, Some(ctx)) => Some(
-                serde_json::json!({
-                    "hookSpecificOutput": { "hookEventName": event_name, "additionalContext": ctx }
-                })
-                .to_string(),
-            ),
+            (OutputShape::HookSpecific { event_name, tags }, Some(ctx)) => {
+                let ctx = if tags { ctx } else { block::untagged(ctx) };
+                Some(
+                    serde_json::json!({
+                        "hookSpecificOutput": { "hookEventName": event_name, "additionalContext": ctx }
+                    })
+                    .to_string(),
+                )
+            }
             (OutputShape::HookSpecific { .. }, None) => None,
             (OutputShape::Cursor, Some(ctx)) => {
                 Some(serde_json::json!({ "continue": true, "additional_context": ctx }).to_string())
@@ -265,6 +302,16 @@ mod tests {
         ] {
             let problem = claude.parse_event(cursor.as_bytes()).unwrap_err();
             assert!(matches!(problem, EventProblem::Foreign(_)), "{cursor}");
+        }
+        // Turns the user did not type get nothing; typed and SDK prompts do.
+        for source in ["system", "loop_wakeup"] {
+            let event = format!(r#"{{"prompt":"p","source":"{source}"}}"#);
+            let problem = claude.parse_event(event.as_bytes()).unwrap_err();
+            assert!(matches!(problem, EventProblem::Unattended(..)), "{source}");
+        }
+        for source in ["user", "sdk"] {
+            let event = format!(r#"{{"prompt":"p","source":"{source}"}}"#);
+            assert!(claude.parse_event(event.as_bytes()).is_ok(), "{source}");
         }
         // Cursor's own registration answers them.
         let cursor = br#"{"hook_event_name":"beforeSubmitPrompt","prompt":"p","conversation_id":"c","cursor_version":"2.0.77"}"#;

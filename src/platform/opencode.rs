@@ -8,6 +8,7 @@ pub(super) const SPEC: Spec = Spec {
     display: "OpenCode",
     session_fields: &["sessionID", "session_id"],
     foreign_fields: &[],
+    unattended: &[],
     output: OutputShape::Text,
     config_dir: ".config/opencode",
     config_var: Some(FolderVar { name: "XDG_CONFIG_HOME", inside: "opencode" }),
@@ -20,4 +21,7 @@ pub(super) const SPEC: Spec = Spec {
     },
     rules: Rules::File("AGENTS.md"),
     install_notes: &[],
+    allow_rule: None,
+    command_guard: "",
+    trust_note: None,
 };

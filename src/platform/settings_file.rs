@@ -1,19 +1,29 @@
-//! Editing an assistant's JSON hook settings (`settings.json`, `hooks.json`).
+//! Editing an assistant's JSON hook settings (`settings.json`, `hooks.json`) in place.
 //!
-//! These files belong to other tools and to the user, so the edit is narrow: the file is parsed
-//! first (a file that is not a JSON object is refused, never overwritten), only entries whose
-//! command is ours are touched, and everything else keeps its value and its place (serde_json's
-//! `preserve_order` keeps key order). An entry is ours when its command contains [`MARKER`], the
-//! convention the original tool used too, or when it runs a `…/scripts/tinylingo hook …`
-//! binary (what a store moved with `TINYLINGO_HOME` registers).
+//! These files belong to other tools and to the user, and many people keep them in git, so the
+//! edit is narrow and format-preserving: the file is parsed into a concrete syntax tree
+//! (`jsonc-parser`'s CST, which keeps every comment, blank, escape and number as written), only
+//! entries whose command is ours are added, replaced or removed, and every byte outside them is
+//! written back as it was. A new entry follows the indentation and line endings of the file
+//! around it. A file that does not parse, or whose `hooks` is of another shape, is refused and
+//! never overwritten.
+//!
+//! Comments are accepted where the assistant itself accepts them (Gemini CLI reads its
+//! settings with `//` and `/* */` comments); elsewhere the file must be plain JSON, as the
+//! assistant would otherwise fail on it anyway.
+//!
+//! An entry is ours when its command contains [`MARKER`], the convention the original tool
+//! used too, or when it runs a `…/scripts/tinylingo hook …` binary (what a store moved with
+//! `TINYLINGO_HOME` registers).
 
 use std::path::Path;
 
+use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
+use jsonc_parser::ParseOptions;
 use serde_json::{Map, Value};
 
 use super::CommandEntry;
 use crate::error::{Error, Result};
-use crate::store::files::json_error;
 
 /// The path fragment that marks a registered command as tinylingo's.
 pub const MARKER: &str = ".config/tinylingo/scripts/";
@@ -28,19 +38,70 @@ pub enum Change {
     Removed,
 }
 
-/// Parses a settings file; an empty (or blank) file is an empty object.
-pub fn parse(path: &Path, bytes: &[u8]) -> Result<Map<String, Value>> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Map::new());
-    }
-    serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e, "a JSON object"))
+/// A settings file, parsed with its formatting, ready to be edited and written back.
+pub struct Settings {
+    root: CstRootNode,
 }
 
-/// The file's new text: two-space pretty JSON and a trailing newline.
-pub fn render(root: &Map<String, Value>) -> String {
-    let mut text = crate::store::glossary::pretty_json(root);
-    text.push('\n');
-    text
+/// Parses a settings file; an empty (or blank) file is an empty object. `comments`: whether
+/// the assistant reads this file with comments and trailing commas.
+pub fn parse(path: &Path, bytes: &[u8], comments: bool) -> Result<Settings> {
+    let text = std::str::from_utf8(bytes).map_err(|e| Error::BadFile {
+        path: path.to_path_buf(),
+        line: Some(1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count()),
+        problem: "not UTF-8 text".into(),
+    })?;
+    let blank = text.trim().is_empty();
+    let options = ParseOptions {
+        allow_comments: comments,
+        allow_trailing_commas: comments,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    let root = CstRootNode::parse(if blank { "{}\n" } else { text }, &options).map_err(|e| {
+        Error::BadFile {
+            path: path.to_path_buf(),
+            line: Some(e.line_display()),
+            problem: format!(
+                "not valid {}: {}",
+                if comments { "JSON (with comments)" } else { "JSON" },
+                e.kind()
+            ),
+        }
+    })?;
+    if root.value().is_none_or(|v| v.as_object().is_none()) {
+        return Err(Error::BadFile {
+            path: path.to_path_buf(),
+            line: None,
+            problem: "not a JSON object; tinylingo leaves it untouched".into(),
+        });
+    }
+    Ok(Settings { root })
+}
+
+impl Settings {
+    /// The file's text, with our edits.
+    pub fn render(&self) -> String {
+        self.root.to_string()
+    }
+
+    fn object(&self) -> CstObject {
+        self.root.object_value().expect("parse checked the root is an object")
+    }
+
+    /// The whole file as a plain value, for comparisons.
+    pub fn value(&self) -> Map<String, Value> {
+        match self.object().to_serde_value() {
+            Some(Value::Object(map)) => map,
+            _ => Map::new(),
+        }
+    }
 }
 
 /// Whether `command` is one tinylingo registered.
@@ -101,158 +162,271 @@ pub fn handler(entry: &CommandEntry, command: &str) -> Value {
     Value::Object(h)
 }
 
-/// Registers `command` under `hooks.<event>`: added when absent, rewritten in place when ours is
-/// there with other fields, extra copies of ours dropped, nothing touched when it is as it
-/// should be. `path` names the file in errors.
-pub fn install(
-    root: &mut Map<String, Value>,
-    path: &Path,
-    event: &str,
-    entry: &CommandEntry,
-    command: &str,
-) -> Result<Change> {
-    if root.is_empty() {
-        // A file we create gets what the assistant expects at its top.
-        if let Some(v) = entry.version {
-            root.insert("version".into(), v.into());
+impl Settings {
+    /// Registers `command` under `hooks.<event>`: added when absent, rewritten in place when
+    /// ours is there with other fields, extra copies of ours dropped, nothing touched when it is
+    /// as it should be. `path` names the file in errors.
+    pub fn install(
+        &self,
+        path: &Path,
+        event: &str,
+        entry: &CommandEntry,
+        command: &str,
+    ) -> Result<Change> {
+        let root = self.object();
+        if root.properties().is_empty() {
+            // A file we create gets what the assistant expects at its top.
+            if let Some(v) = entry.version {
+                root.append("version", v.into());
+            }
         }
-    }
-    let hooks = object_at(root, "hooks", path, "")?;
-    let list = match hooks.entry(event).or_insert_with(|| Value::Array(Vec::new())) {
-        Value::Array(list) => list,
-        other => return Err(shape_error(path, &format!("hooks.{event}"), other, "an array")),
-    };
-    let wanted = handler(entry, command);
-    let ours = find_ours(list, entry.grouped);
-    let change = match ours.first() {
-        None => {
-            list.push(if entry.grouped {
+        let hooks = match root.get("hooks") {
+            None => root.object_value_or_set("hooks"),
+            Some(prop) => prop
+                .object_value()
+                .ok_or_else(|| shape_error(path, "hooks", &prop.to_serde_value(), "an object"))?,
+        };
+        let list = match hooks.get(event) {
+            None => hooks.array_value_or_set(event),
+            Some(prop) => prop.array_value().ok_or_else(|| {
+                shape_error(path, &format!("hooks.{event}"), &prop.to_serde_value(), "an array")
+            })?,
+        };
+        let wanted = handler(entry, command);
+        let ours = find_ours(&list, entry.grouped);
+        let Some(first) = ours.first() else {
+            list.append(input(&if entry.grouped {
                 serde_json::json!({ "hooks": [wanted] })
             } else {
                 wanted
-            });
+            }));
             return Ok(Change::Added);
-        }
-        Some(&first) if ours.len() == 1 && *slot(list, first) == wanted => {
+        };
+        if ours.len() == 1 && first.handler().to_serde_value().as_ref() == Some(&wanted) {
             return Ok(Change::Unchanged);
         }
-        Some(&first) => {
-            *slot(list, first) = wanted;
-            Change::Updated
+        first.replace(input(&wanted));
+        for found in ours.into_iter().skip(1) {
+            found.remove();
         }
-    };
-    remove_slots(list, &ours[1..]);
-    Ok(change)
-}
+        Ok(Change::Updated)
+    }
 
-/// Removes every entry of ours, under any event. Event arrays and groups that this empties are
-/// dropped, and so is `hooks` when nothing is left in it.
-pub fn uninstall(root: &mut Map<String, Value>, grouped: bool) -> Change {
-    let Some(Value::Object(hooks)) = root.get_mut("hooks") else {
-        return Change::Unchanged;
-    };
-    let mut removed = false;
-    hooks.retain(|_, value| {
-        let Value::Array(list) = value else { return true };
-        let ours = find_ours(list, grouped);
-        if ours.is_empty() {
-            return true;
+    /// Removes every entry of ours, under any event. An event array or the `hooks` object that
+    /// this empties goes too, unless `before` (the file as it was before install, when known)
+    /// already had it: uninstall removes exactly what install added.
+    pub fn uninstall(&self, grouped: bool, before: Option<&Map<String, Value>>) -> Change {
+        let Some(hooks) = self.object().object_value("hooks") else {
+            return Change::Unchanged;
+        };
+        let before_hooks = before.and_then(|b| b.get("hooks")).and_then(Value::as_object);
+        let had = |key: &str| before_hooks.is_some_and(|h| h.contains_key(key));
+        let mut removed = false;
+        for prop in hooks.properties() {
+            let Some(list) = prop.array_value() else { continue };
+            let ours = find_ours(&list, grouped);
+            if ours.is_empty() {
+                continue;
+            }
+            removed = true;
+            ours.into_iter().for_each(Found::remove);
+            let name = prop.decoded_name().unwrap_or_default();
+            if list.elements().is_empty() && !had(&name) {
+                prop.remove();
+            }
         }
-        removed = true;
-        remove_slots(list, &ours);
-        !list.is_empty()
-    });
-    if !removed {
-        return Change::Unchanged;
+        if !removed {
+            return Change::Unchanged;
+        }
+        if hooks.properties().is_empty() && before_hooks.is_none() {
+            if let Some(prop) = self.object().get("hooks") {
+                prop.remove();
+            }
+        }
+        Change::Removed
     }
-    if hooks.is_empty() {
-        root.shift_remove("hooks");
+
+    /// Adds `rule` to `permissions.allow` (Claude Code's permission rules), creating what is
+    /// missing; a rule already there is left alone.
+    pub fn allow(&self, path: &Path, rule: &str) -> Result<Change> {
+        let root = self.object();
+        let permissions = match root.get("permissions") {
+            None => root.object_value_or_set("permissions"),
+            Some(prop) => prop.object_value().ok_or_else(|| {
+                shape_error(path, "permissions", &prop.to_serde_value(), "an object")
+            })?,
+        };
+        let list = match permissions.get("allow") {
+            None => permissions.array_value_or_set("allow"),
+            Some(prop) => prop.array_value().ok_or_else(|| {
+                shape_error(path, "permissions.allow", &prop.to_serde_value(), "an array")
+            })?,
+        };
+        if list.elements().iter().any(|e| is_string(e, rule)) {
+            return Ok(Change::Unchanged);
+        }
+        list.append(CstInputValue::String(rule.to_string()));
+        Ok(Change::Added)
     }
-    Change::Removed
+
+    /// Whether `permissions.allow` holds `rule`.
+    pub fn allows(&self, rule: &str) -> bool {
+        self.value()
+            .get("permissions")
+            .and_then(|p| p.get("allow"))
+            .and_then(Value::as_array)
+            .is_some_and(|list| list.iter().any(|r| r.as_str() == Some(rule)))
+    }
+
+    /// Removes `rule` from `permissions.allow`, unless `before` (the file before install) had
+    /// it: then it was the user's. What that empties goes too, unless `before` had it.
+    pub fn disallow(&self, rule: &str, before: Option<&Map<String, Value>>) -> Change {
+        let before_permissions = before.and_then(|b| b.get("permissions"));
+        let had_rule = before_permissions
+            .and_then(|p| p.get("allow"))
+            .and_then(Value::as_array)
+            .is_some_and(|list| list.iter().any(|r| r.as_str() == Some(rule)));
+        let root = self.object();
+        let Some(permissions) = root.object_value("permissions") else { return Change::Unchanged };
+        let Some(list) = permissions.array_value("allow") else { return Change::Unchanged };
+        let ours: Vec<CstNode> =
+            list.elements().into_iter().filter(|e| is_string(e, rule)).collect();
+        if ours.is_empty() || had_rule {
+            return Change::Unchanged;
+        }
+        ours.into_iter().for_each(CstNode::remove);
+        let had = |key: &str| before_permissions.is_some_and(|p| p.get(key).is_some());
+        if list.elements().is_empty() && !had("allow") {
+            if let Some(prop) = permissions.get("allow") {
+                prop.remove();
+            }
+        }
+        if permissions.properties().is_empty() && before_permissions.is_none() {
+            if let Some(prop) = root.get("permissions") {
+                prop.remove();
+            }
+        }
+        Change::Removed
+    }
+
+    /// Whether any entry of ours is registered, under any event.
+    pub fn has_ours(&self, grouped: bool) -> bool {
+        let Some(hooks) = self.object().object_value("hooks") else { return false };
+        hooks
+            .properties()
+            .iter()
+            .filter_map(|p| p.array_value())
+            .any(|list| !find_ours(&list, grouped).is_empty())
+    }
+
+    /// Whether the file holds nothing but what [`Settings::install`] puts in a file it creates,
+    /// once our entry is gone: such a file, if install created it, is deleted by uninstall.
+    pub fn is_bare(&self, entry: &CommandEntry) -> bool {
+        let root = self.value();
+        match (root.len(), entry.version) {
+            (0, _) => true,
+            (1, Some(v)) => root.get("version").and_then(Value::as_u64) == Some(v),
+            _ => false,
+        }
+    }
 }
 
-/// Whether any entry of ours is registered, under any event.
-pub fn has_ours(root: &Map<String, Value>, grouped: bool) -> bool {
-    let Some(Value::Object(hooks)) = root.get("hooks") else { return false };
-    hooks.values().any(|v| matches!(v, Value::Array(list) if !find_ours(list, grouped).is_empty()))
+fn is_string(node: &CstNode, text: &str) -> bool {
+    node.as_string_lit().and_then(|s| s.decoded_value().ok()).as_deref() == Some(text)
 }
 
-/// Whether `root` holds nothing but what [`install`] puts in a file it creates, once our entry
-/// is gone: such a file was ours alone and uninstall deletes it.
-pub fn is_bare(root: &Map<String, Value>, entry: &CommandEntry) -> bool {
-    match (root.len(), entry.version) {
-        (0, _) => true,
-        (1, Some(v)) => root.get("version").and_then(Value::as_u64) == Some(v),
-        _ => false,
+/// A value for the syntax tree, keeping the order of `value`'s keys.
+fn input(value: &Value) -> CstInputValue {
+    match value {
+        Value::Null => CstInputValue::Null,
+        Value::Bool(b) => CstInputValue::Bool(*b),
+        Value::Number(n) => CstInputValue::Number(n.to_string()),
+        Value::String(s) => CstInputValue::String(s.clone()),
+        Value::Array(items) => CstInputValue::Array(items.iter().map(input).collect()),
+        Value::Object(map) => {
+            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), input(v))).collect())
+        }
     }
 }
 
-/// Where one of our handlers sits: the index in the event array and, in the grouped shape, the
-/// index in the group's `hooks`.
-type Slot = (usize, Option<usize>);
+/// One of our handlers: an element of the event array (Cursor's flat shape), or a handler in
+/// the `hooks` array of such an element (the grouped shape of Claude Code, Codex, Gemini).
+enum Found {
+    Flat(CstNode),
+    Grouped { group: CstNode, handlers: CstArray, handler: CstNode },
+}
 
-fn find_ours(list: &[Value], grouped: bool) -> Vec<Slot> {
-    let ours = |v: &Value| v.get("command").and_then(Value::as_str).is_some_and(is_ours);
+impl Found {
+    fn handler(&self) -> &CstNode {
+        match self {
+            Found::Flat(node) | Found::Grouped { handler: node, .. } => node,
+        }
+    }
+
+    /// Puts `value` where this handler stands.
+    fn replace(&self, value: CstInputValue) {
+        let node = self.handler().clone();
+        match node.as_object() {
+            Some(object) => {
+                object.replace_with(value);
+            }
+            None => {
+                let parent = node.parent().and_then(|p| p.as_array());
+                if let (Some(list), Some(at)) = (parent, node.element_index()) {
+                    list.insert(at, value);
+                    node.remove();
+                }
+            }
+        }
+    }
+
+    /// Removes the handler; a group left without handlers goes too.
+    fn remove(self) {
+        match self {
+            Found::Flat(node) => node.remove(),
+            Found::Grouped { group, handlers, handler } => {
+                handler.remove();
+                if handlers.elements().is_empty() {
+                    group.remove();
+                }
+            }
+        }
+    }
+}
+
+fn find_ours(list: &CstArray, grouped: bool) -> Vec<Found> {
+    let ours = |node: &CstNode| {
+        node.as_object()
+            .and_then(|o| o.get("command"))
+            .and_then(|c| c.to_serde_value())
+            .is_some_and(|c| c.as_str().is_some_and(is_ours))
+    };
     let mut found = Vec::new();
-    for (i, item) in list.iter().enumerate() {
+    for item in list.elements() {
         if !grouped {
-            if ours(item) {
-                found.push((i, None));
+            if ours(&item) {
+                found.push(Found::Flat(item));
             }
             continue;
         }
-        if let Some(Value::Array(handlers)) = item.get("hooks") {
-            found.extend(
-                handlers.iter().enumerate().filter(|(_, h)| ours(h)).map(|(j, _)| (i, Some(j))),
-            );
+        let Some(handlers) = item.as_object().and_then(|o| o.array_value("hooks")) else {
+            continue;
+        };
+        for handler in handlers.elements().into_iter().filter(|h| ours(h)) {
+            found.push(Found::Grouped { group: item.clone(), handlers: handlers.clone(), handler });
         }
     }
     found
 }
 
-fn slot(list: &mut [Value], (i, j): Slot) -> &mut Value {
-    match j {
-        None => &mut list[i],
-        Some(j) => &mut list[i]["hooks"][j],
-    }
-}
-
-/// Removes the handlers at `slots` (in ascending order); a group left without handlers goes too.
-fn remove_slots(list: &mut Vec<Value>, slots: &[Slot]) {
-    for &(i, j) in slots.iter().rev() {
-        let Some(j) = j else {
-            list.remove(i);
-            continue;
-        };
-        let Some(Value::Array(handlers)) = list[i].get_mut("hooks") else { continue };
-        handlers.remove(j);
-        if handlers.is_empty() {
-            list.remove(i);
-        }
-    }
-}
-
-/// The object under `key`, created (at the end) when missing; anything else there is refused.
-fn object_at<'a>(
-    map: &'a mut Map<String, Value>,
-    key: &str,
-    path: &Path,
-    parent: &str,
-) -> Result<&'a mut Map<String, Value>> {
-    match map.entry(key).or_insert_with(|| Value::Object(Map::new())) {
-        Value::Object(m) => Ok(m),
-        other => Err(shape_error(path, &format!("{parent}{key}"), other, "an object")),
-    }
-}
-
-fn shape_error(path: &Path, key: &str, found: &Value, expected: &str) -> Error {
+fn shape_error(path: &Path, key: &str, found: &Option<Value>, expected: &str) -> Error {
     let kind = match found {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        None | Some(Value::Null) => "null",
+        Some(Value::Bool(_)) => "a boolean",
+        Some(Value::Number(_)) => "a number",
+        Some(Value::String(_)) => "a string",
+        Some(Value::Array(_)) => "an array",
+        Some(Value::Object(_)) => "an object",
     };
     Error::BadFile {
         path: path.to_path_buf(),
@@ -273,9 +447,16 @@ mod tests {
     const CURSOR: CommandEntry =
         CommandEntry { grouped: false, name: None, typed: false, timeout: None, version: Some(1) };
     const CMD: &str = "/h/.config/tinylingo/scripts/tinylingo hook claude";
+    const EVENT: &str = "UserPromptSubmit";
 
-    fn map(text: &str) -> Map<String, Value> {
-        parse(Path::new("f"), text.as_bytes()).unwrap()
+    fn doc(text: &str) -> Settings {
+        parse(Path::new("f"), text.as_bytes(), false).unwrap()
+    }
+
+    fn installed(text: &str, entry: &CommandEntry) -> String {
+        let d = doc(text);
+        d.install(Path::new("f"), EVENT, entry, CMD).unwrap();
+        d.render()
     }
 
     #[test]
@@ -295,21 +476,43 @@ mod tests {
 
     #[test]
     fn install_keeps_user_hooks_and_is_idempotent() {
-        let mut root = map(
-            r#"{"z": 1, "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "mine"}]}], "Stop": []}, "a": 2}"#,
+        let text = r#"{"z": 1, "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "mine"}]}], "Stop": []}, "a": 2}"#;
+        let once = installed(text, &CLAUDE);
+        let d = doc(&once);
+        assert_eq!(d.install(Path::new("f"), EVENT, &CLAUDE, CMD).unwrap(), Change::Unchanged);
+        assert_eq!(d.render(), once);
+        let root = d.value();
+        assert_eq!(root.keys().collect::<Vec<_>>(), ["z", "hooks", "a"]);
+        assert_eq!(root["hooks"][EVENT][0]["hooks"][0]["command"], "mine");
+        assert_eq!(root["hooks"][EVENT][1]["hooks"][0]["timeout"], 10);
+    }
+
+    /// The new-user trial's findings: 4-space indent, inline arrays, escapes and number
+    /// spellings all survive, and our entry takes the file's indentation and line endings.
+    #[test]
+    fn install_changes_no_byte_outside_our_entry() {
+        let text = "{\r\n    \"x\": 1.10,\r\n    \"name\": \"caf\\u00e9\",\r\n    \"list\": [1, 2, 3]\r\n}\r\n";
+        let out = installed(text, &CLAUDE);
+        let (head, tail) = out.split_once("    \"hooks\"").unwrap();
+        assert_eq!(head, "{\r\n    \"x\": 1.10,\r\n    \"name\": \"caf\\u00e9\",\r\n    \"list\": [1, 2, 3],\r\n");
+        assert!(tail.ends_with("\r\n}\r\n"), "{tail:?}");
+        assert!(!tail.replace("\r\n", "").contains('\n'), "LF inside a CRLF file: {tail:?}");
+        assert!(tail.contains("\r\n            {\r\n"), "4-space nesting: {tail:?}");
+    }
+
+    #[test]
+    fn comments_are_kept_where_the_assistant_reads_them() {
+        let text = "// my settings\n{\n  /* theme */ \"theme\": \"dark\", // trailing\n}\n";
+        assert!(parse(Path::new("f"), text.as_bytes(), false).is_err());
+        let d = parse(Path::new("f"), text.as_bytes(), true).unwrap();
+        d.install(Path::new("f"), "BeforeAgent", &CLAUDE, CMD).unwrap();
+        let out = d.render();
+        assert!(
+            out.starts_with("// my settings\n{\n  /* theme */ \"theme\": \"dark\", // trailing\n")
         );
-        let p = Path::new("f");
-        assert_eq!(install(&mut root, p, "UserPromptSubmit", &CLAUDE, CMD).unwrap(), Change::Added);
-        let once = render(&root);
-        assert_eq!(
-            install(&mut root, p, "UserPromptSubmit", &CLAUDE, CMD).unwrap(),
-            Change::Unchanged
-        );
-        assert_eq!(render(&root), once);
-        let keys: Vec<&String> = root.keys().collect();
-        assert_eq!(keys, ["z", "hooks", "a"]);
-        assert_eq!(root["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"], "mine");
-        assert_eq!(root["hooks"]["UserPromptSubmit"][1]["hooks"][0]["timeout"], 10);
+        let d = parse(Path::new("f"), out.as_bytes(), true).unwrap();
+        assert_eq!(d.uninstall(true, None), Change::Removed);
+        assert_eq!(d.render(), text);
     }
 
     #[test]
@@ -318,55 +521,90 @@ mod tests {
             {"command": "/old/.config/tinylingo/scripts/hook.sh"},
             {"command": "mine"},
             {"command": "/old/.config/tinylingo/scripts/tinylingo hook cursor"}]}}"#;
-        let mut root = map(old);
+        let d = doc(old);
         let c = "/new/.config/tinylingo/scripts/tinylingo hook cursor";
-        let change = install(&mut root, Path::new("f"), "beforeSubmitPrompt", &CURSOR, c).unwrap();
+        let change = d.install(Path::new("f"), "beforeSubmitPrompt", &CURSOR, c).unwrap();
         assert_eq!(change, Change::Updated);
         assert_eq!(
-            Value::Object(root.clone()),
+            Value::Object(d.value()),
             serde_json::json!({"hooks": {"beforeSubmitPrompt": [{"command": c}, {"command": "mine"}]}})
         );
     }
 
     #[test]
     fn new_cursor_file_gets_a_version_first() {
-        let mut root = Map::new();
-        install(&mut root, Path::new("f"), "beforeSubmitPrompt", &CURSOR, CMD).unwrap();
-        assert_eq!(render(&root), format!(
-            "{{\n  \"version\": 1,\n  \"hooks\": {{\n    \"beforeSubmitPrompt\": [\n      {{\n        \"command\": \"{CMD}\"\n      }}\n    ]\n  }}\n}}\n"
-        ));
-        assert_eq!(uninstall(&mut root, false), Change::Removed);
-        assert!(is_bare(&root, &CURSOR));
+        let d = doc("");
+        d.install(Path::new("f"), "beforeSubmitPrompt", &CURSOR, CMD).unwrap();
+        assert_eq!(
+            Value::Object(d.value()),
+            serde_json::json!({"version": 1, "hooks": {"beforeSubmitPrompt": [{"command": CMD}]}})
+        );
+        assert_eq!(d.uninstall(false, None), Change::Removed);
+        assert!(d.is_bare(&CURSOR));
     }
 
     #[test]
-    fn uninstall_restores_the_users_content_in_order() {
-        let before = r#"{"a": 1, "hooks": {"Stop": [{"hooks": [{"command": "s"}]}], "UserPromptSubmit": [{"hooks": [{"command": "mine"}]}]}, "b": [1, 2]}"#;
-        let mut root = map(before);
-        install(&mut root, Path::new("f"), "UserPromptSubmit", &CLAUDE, CMD).unwrap();
-        assert!(has_ours(&root, true));
-        assert_eq!(uninstall(&mut root, true), Change::Removed);
-        assert_eq!(render(&root), render(&map(before)));
-        assert_eq!(uninstall(&mut root, true), Change::Unchanged);
+    fn uninstall_restores_the_users_content_byte_for_byte() {
+        for before in [
+            "{\n  \"a\": 1,\n  \"hooks\": {\n    \"UserPromptSubmit\": [\n      {\"hooks\": [{\"command\": \"mine\"}]}\n    ]\n  },\n  \"b\": [1, 2]\n}",
+            "{\n    \"a\": 1,\n    \"hooks\": {\n        \"Stop\": []\n    }\n}\n",
+            "{}",
+        ] {
+            let d = doc(&installed(before, &CLAUDE));
+            assert!(d.has_ours(true));
+            assert_eq!(d.uninstall(true, None), Change::Removed);
+            assert_eq!(d.render(), before);
+            assert_eq!(d.uninstall(true, None), Change::Unchanged);
+        }
+        // A one-line array that our entry made multi-line keeps its content but not its line
+        // breaks; uninstall gives such a file back from the install record instead.
+        let before = r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"command": "mine"}]}]}}"#;
+        let d = doc(&installed(before, &CLAUDE));
+        d.uninstall(true, None);
+        assert_eq!(Value::Object(d.value()), Value::Object(doc(before).value()));
     }
 
     #[test]
-    fn uninstall_drops_what_it_emptied() {
-        let mut root = map(r#"{"x": true}"#);
-        install(&mut root, Path::new("f"), "UserPromptSubmit", &CLAUDE, CMD).unwrap();
-        uninstall(&mut root, true);
-        assert_eq!(Value::Object(root), serde_json::json!({"x": true}));
+    fn containers_the_file_had_before_install_stay() {
+        let before = r#"{"version":1,"hooks":{}}"#;
+        let d = doc(&installed(before, &CURSOR));
+        d.uninstall(false, Some(&doc(before).value()));
+        assert_eq!(d.render(), before);
+        // Without knowing the old file, what our removal emptied goes.
+        let d = doc(&installed(before, &CURSOR));
+        d.uninstall(false, None);
+        assert_eq!(Value::Object(d.value()), serde_json::json!({"version": 1}));
+    }
+
+    #[test]
+    fn an_allow_rule_is_added_once_and_removed_unless_the_user_had_it() {
+        const RULE: &str = "Bash(tinylingo record:*)";
+        let before = "{\n  \"permissions\": {\n    \"allow\": [\n      \"Read\"\n    ]\n  }\n}\n";
+        let d = doc(before);
+        assert_eq!(d.allow(Path::new("f"), RULE).unwrap(), Change::Added);
+        assert_eq!(d.allow(Path::new("f"), RULE).unwrap(), Change::Unchanged);
+        assert!(d.allows(RULE));
+        assert_eq!(d.disallow(RULE, Some(&doc(before).value())), Change::Removed);
+        assert_eq!(d.render(), before);
+        // A file without permissions gets them, and loses them again.
+        let d = doc("{}");
+        d.allow(Path::new("f"), RULE).unwrap();
+        d.disallow(RULE, None);
+        assert_eq!(d.render(), "{}");
+        // The user's own rule stays.
+        let mine = "{\"permissions\": {\"allow\": [\"Bash(tinylingo record:*)\"]}}";
+        assert_eq!(doc(mine).disallow(RULE, Some(&doc(mine).value())), Change::Unchanged);
     }
 
     #[test]
     fn wrong_shapes_are_refused() {
         for text in [r#"{"hooks": []}"#, r#"{"hooks": {"UserPromptSubmit": {}}}"#] {
-            let mut root = map(text);
-            let e = install(&mut root, Path::new("f"), "UserPromptSubmit", &CLAUDE, CMD);
+            let e = doc(text).install(Path::new("f"), EVENT, &CLAUDE, CMD);
             assert!(matches!(e, Err(Error::BadFile { .. })), "{text}");
         }
-        assert!(parse(Path::new("f"), b"[1]").is_err());
-        assert!(parse(Path::new("f"), b"{").is_err());
-        assert!(parse(Path::new("f"), b" \n").unwrap().is_empty());
+        for text in ["[1]", "{", "{\"a\": 1,}", "\"s\""] {
+            assert!(parse(Path::new("f"), text.as_bytes(), false).is_err(), "{text}");
+        }
+        assert!(doc(" \n").value().is_empty());
     }
 }

@@ -5,6 +5,8 @@
 //!   so either tool can read what the other wrote.
 //! * [`config`]: `config.json`, the user's settings; missing keys take defaults and keys we do
 //!   not know survive every rewrite.
+//! * [`installed`]: `installed.json`, what `install` changed in the assistants' folders, so
+//!   that `uninstall` can give back exactly what was there.
 //! * [`files`]: the write discipline every file here follows: one exclusive lock around each
 //!   read-modify-write, and atomic replacement (temp file in the same folder, fsync, rename), so
 //!   a crash or a concurrent writer never leaves a half-written or lost entry.
@@ -12,6 +14,7 @@
 pub mod config;
 pub mod files;
 pub mod glossary;
+pub mod installed;
 pub mod sessions;
 
 use std::path::{Path, PathBuf};
@@ -62,6 +65,10 @@ impl Store {
         self.dir.join(INDEX_FILE)
     }
     /// The lock file every read-modify-write of this folder holds exclusively.
+    /// What `install` changed (see [`installed`]).
+    pub fn installed_path(&self) -> PathBuf {
+        self.dir.join(INSTALLED_FILE)
+    }
     pub fn lock_path(&self) -> PathBuf {
         self.dir.join(".lock")
     }
@@ -111,11 +118,14 @@ impl Store {
 const GLOSSARY_FILE: &str = "glossary.json";
 const CONFIG_FILE: &str = "config.json";
 const INDEX_FILE: &str = "glossary.index";
+const INSTALLED_FILE: &str = "installed.json";
 
 /// Whether `name` is a temporary file of a writer of `glossary.json`, `glossary.index` or
 /// `config.json`.
 fn is_locked_writers_temp(name: &str) -> bool {
-    [GLOSSARY_FILE, INDEX_FILE, CONFIG_FILE].iter().any(|file| files::is_temp_name_of(name, file))
+    [GLOSSARY_FILE, INDEX_FILE, CONFIG_FILE, INSTALLED_FILE]
+        .iter()
+        .any(|file| files::is_temp_name_of(name, file))
 }
 
 /// The user's home folder, from `HOME`.

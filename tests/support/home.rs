@@ -96,14 +96,12 @@ impl Home {
         self.ok(&["record", TERM, EXPLANATION]);
     }
 
-    /// Runs a registered command the way an assistant does: the words of the command line
-    /// executed directly (no shell), the event on stdin. Returns stdout; the hook must exit 0.
+    /// Runs a registered command the way an assistant does: the command line through a
+    /// shell, the event on stdin. Returns stdout; the hook must exit 0.
     pub fn run_registered(&self, command: &str, event: &str) -> String {
-        let words = tinylingo::platform::settings_file::split_command(command);
-        let (program, args) = words.split_first().expect("a command");
         let mut child = self
-            .command(program)
-            .args(args)
+            .command("sh")
+            .args(["-c", command])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -162,4 +160,28 @@ pub fn our_commands(settings: &serde_json::Value, event: &str) -> Vec<String> {
         .filter_map(|h| h["command"].as_str().map(str::to_string))
         .filter(|c| c.contains(MARKER))
         .collect()
+}
+
+/// The one command of ours registered under `hooks.<event>` in the settings file `rel`.
+pub fn registered_command(h: &Home, rel: &str, event: &str) -> String {
+    let settings = jsonc(&h.read(rel));
+    let commands = our_commands(&settings, event);
+    assert_eq!(commands.len(), 1, "{rel}: {commands:?}");
+    commands[0].clone()
+}
+
+/// A settings file that may hold comments and trailing commas (Gemini CLI's), as a value.
+pub fn jsonc(text: &str) -> serde_json::Value {
+    let options = jsonc_parser::ParseOptions::default();
+    jsonc_parser::cst::CstRootNode::parse(text, &options)
+        .ok()
+        .and_then(|root| root.value())
+        .and_then(|v| v.to_serde_value())
+        .unwrap_or_else(|| panic!("not JSON(C): {text}"))
+}
+
+/// The hex SHA-256 of `bytes` (Codex CLI's trust hash).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
