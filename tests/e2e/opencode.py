@@ -1,0 +1,510 @@
+"""End-to-end checks of tinylingo with the real OpenCode client (npm `opencode-ai`), which talks
+to a fake OpenAI-compatible chat-completions server on 127.0.0.1.
+
+Setup facts (OpenCode 1.18.33, found by running it and reading its bundled source):
+- The custom provider's package `@ai-sdk/openai-compatible` is bundled in the binary: nothing is
+  downloaded for it. The provider is declared in `~/.config/opencode/opencode.json`
+  (`provider.fake` with `npm`, `options.baseURL`/`apiKey`, `models.m`; `"model": "fake/m"`);
+  `"permission": {"bash": "allow"}` lets headless `opencode run` execute the model's shell call.
+- models.dev: `OPENCODE_DISABLE_MODELS_FETCH=1` (a custom provider needs no catalogue). Also
+  off: `OPENCODE_DISABLE_AUTOUPDATE`, `OPENCODE_DISABLE_LSP_DOWNLOAD`, `OPENCODE_DISABLE_SHARE`,
+  `OPENCODE_DISABLE_DEFAULT_PLUGINS` (built-in auth plugins; file plugins in `plugins/` still
+  load). Not `OPENCODE_PURE`: it turns off external plugins, tinylingo's too. Other `OPENCODE_*`
+  variables of the caller are dropped.
+- What OpenCode does fetch: for every config folder (`~/.config/opencode`) it writes
+  `package.json` + `.gitignore` and installs `@opencode-ai/plugin@<its own version>` there with
+  npm's Arborist (npm's config applies, `npm_config_*` variables included). When the folder
+  holds a plugin — tinylingo's `plugins/tinylingo.js` — OpenCode *waits* for that install
+  before it loads plugins: 15-25 s on this busy machine, every fresh home. It skips the install
+  when `node_modules` exists and `package-lock.json` lists every dependency of `package.json`.
+  So the driver installs that package once with npm into
+  `$E2E_CLIENTS/opencode-config-deps-<version>/` (npm cache `$E2E_CLIENTS/opencode-npm-cache`,
+  prefer-offline; the only non-127.0.0.1 traffic, on the first run only) and gives each home
+  what OpenCode's own first start leaves: a copy of package.json/package-lock.json and a
+  `node_modules` symbolic link to the shared folder. OpenCode's install then has nothing to do;
+  should it run anyway it uses the same cache, prefer-offline. Checked: with the folder seeded,
+  the driver passes under `unshare -n` (loopback only).
+- OpenCode takes the project folder from `$PWD`, not from its working directory: PWD is set to
+  the home's project folder (else it would work in the caller's checkout).
+- `opencode run` reads piped stdin into the message, so stdin is /dev/null. A model answering
+  HTTP 500 makes it retry without end: every run has a timeout and a killed process group.
+- Requests per prompt: a title-generation request (system "You are a title generator", no
+  `tools`; it carries the user message too, synthetic part included) and the main conversation
+  request (`tools`: bash, edit, glob, grep, read, skill, task, todowrite, webfetch, write). The
+  title request gets a fixed title and never takes a scripted reply.
+- The plugin's part arrives as a second text part of the user message:
+  `[{"type":"text","text":PROMPT},{"type":"text","text":"<system-reminder>\n[TinyLingo]\n- TERM:
+  EXPLANATION\n</system-reminder>"}]`. AGENTS.md reaches the system message whole, markers
+  included, after "Instructions from: ~/.config/opencode/AGENTS.md".
+- The shell tool is `bash`, parameters `command` (required), `timeout`, `workdir` (no
+  `description` in this version; the fake model adds one only when the schema has it); its
+  output comes back as a `role: tool` message.
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import common  # noqa: E402
+from common import (EXPLANATION, HIT_PROMPT, MISS_PROMPT, RECORD_COMMAND,  # noqa: E402
+                    RECORDED_TERM, TERM, FakeModel, Home)
+
+CLIENT = "opencode"
+START, END = "<!-- TINYLINGO-START -->", "<!-- TINYLINGO-END -->"
+
+
+CHECKS = ["hook ran", "explanation reached model", "instructions reached model",
+          "no term, nothing of ours", "record via shell", "broken: binary gone",
+          "broken: index corrupted", "broken: glossary invalid", "uninstall restores files"]
+# Each client run's bound, and the whole driver's (the runner kills it at 300 s).
+RUN_TIMEOUT = 60
+DEADLINE = time.monotonic() + 240
+reported = set()
+
+
+def report(check, status, detail=""):
+    reported.add(check)
+    common.report(CLIENT, check, status, detail)
+
+
+def message_text(message):
+    """The text of one chat-completions message: string content or its text parts."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
+
+
+def request_text(body):
+    """Every message's text of a request body, joined (decoded JSON, so escapes are gone)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return body
+    return data_text(data)
+
+
+def data_text(data):
+    return "\n".join(message_text(m) for m in data.get("messages", []))
+
+
+def is_main(data):
+    """The main conversation request carries the tools; the title request carries none."""
+    return bool(data.get("tools"))
+
+
+class ChatCompletions(FakeModel):
+    """OpenAI chat completions, streamed: text replies and `bash` tool calls."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def answer(self, handler, path, body):
+        if not path.rstrip("/").endswith("/chat/completions"):
+            self.send_json(handler, {"error": {"message": f"no such endpoint {path}"}}, 404)
+            return
+        try:
+            data = json.loads(body or "{}")
+        except ValueError:
+            self.send_json(handler, {"error": {"message": "body is not JSON"}}, 400)
+            return
+        if not is_main(data):
+            reply = "Glossary check"  # the title, or any side request
+        else:
+            reply = self.next_reply()
+        with self.lock:
+            self.calls += 1
+            call_id = f"chatcmpl-{self.calls}"
+        base = {"id": call_id, "object": "chat.completion.chunk", "created": int(time.time()),
+                "model": data.get("model", "m")}
+        if isinstance(reply, dict) and "shell" in reply:
+            args = {"command": reply["shell"]}
+            params = shell_params(data)
+            if "description" in params:
+                args["description"] = "Record a glossary term"
+            delta = {"role": "assistant", "content": None, "tool_calls": [{
+                "index": 0, "id": f"call_{self.calls}", "type": "function",
+                "function": {"name": "bash", "arguments": json.dumps(args, ensure_ascii=False)}}]}
+            finish = "tool_calls"
+        else:
+            delta = {"role": "assistant", "content": str(reply)}
+            finish = "stop"
+        chunks = [
+            dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
+            dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]),
+            dict(base, choices=[], usage={"prompt_tokens": 10, "completion_tokens": 2,
+                                          "total_tokens": 12}),
+        ]
+        self.send_sse(handler, [(None, c) for c in chunks] + [(None, "[DONE]")])
+
+    def parsed(self):
+        out = []
+        for body in self.bodies():
+            try:
+                out.append(json.loads(body))
+            except ValueError:
+                out.append({})
+        return out
+
+    def main_requests(self):
+        return [d for d in self.parsed() if is_main(d)]
+
+
+def shell_params(data):
+    """The `bash` tool's parameter names in a request, or {} when it has none."""
+    for tool in data.get("tools", []):
+        fn = tool.get("function", {})
+        if fn.get("name") == "bash":
+            return fn.get("parameters", {}).get("properties", {})
+    return {}
+
+
+def clients_dir():
+    return Path(os.environ["E2E_CLIENTS"])
+
+
+def opencode_version():
+    pkg = clients_dir() / "node_modules" / "opencode-ai" / "package.json"
+    return json.loads(pkg.read_text())["version"]
+
+
+def npm_env(env):
+    """npm settings for every install, OpenCode's own included: the shared cache, cache first."""
+    env.update(npm_config_cache=str(clients_dir() / "opencode-npm-cache"),
+               npm_config_prefer_offline="true", npm_config_audit="false",
+               npm_config_fund="false", npm_config_update_notifier="false")
+    return env
+
+
+def seed_config_deps():
+    """The folder OpenCode's config dependencies are copied from (`@opencode-ai/plugin` at the
+    client's version, what OpenCode installs into every config folder), filled once with npm
+    and kept under E2E_CLIENTS; None when it cannot be made (OpenCode then installs them
+    itself, slowly)."""
+    version = opencode_version()
+    deps = clients_dir() / f"opencode-config-deps-{version}"
+    if (deps / "node_modules" / "@opencode-ai" / "plugin").is_dir():
+        return deps
+    tmp = clients_dir() / f".opencode-config-deps-{os.getpid()}"
+    tmp.mkdir(parents=True, exist_ok=True)
+    (tmp / "package.json").write_text("{}\n")
+    try:
+        out = subprocess.run(
+            ["npm", "install", "--save-exact", "--ignore-scripts", "--no-audit", "--no-fund",
+             "--loglevel=error", f"@opencode-ai/plugin@{version}"],
+            cwd=tmp, env=npm_env(dict(os.environ)), capture_output=True, text=True, timeout=240)
+        if out.returncode != 0:
+            print(f"opencode: seeding config deps failed: {out.stderr[-300:]}", file=sys.stderr)
+            return None
+        os.rename(tmp, deps)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        if (deps / "node_modules").is_dir():  # another run seeded it meanwhile
+            return deps
+        print(f"opencode: seeding config deps failed: {e}", file=sys.stderr)
+        return None
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return deps
+
+
+class OpenCode:
+    """A temporary home with OpenCode configured for the fake model."""
+
+    def __init__(self, model, deps=None):
+        self.model = model
+        self.home = Home()
+        self.config = self.home.root / ".config" / "opencode"
+        self.config.mkdir(parents=True)
+        if deps:
+            # What OpenCode's first start leaves in a config folder: with these its
+            # dependency install finds nothing to do.
+            for name in ("package.json", "package-lock.json"):
+                shutil.copyfile(deps / name, self.config / name)
+            os.symlink(deps / "node_modules", self.config / "node_modules")
+            (self.config / ".gitignore").write_text(
+                "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore")
+        (self.config / "opencode.json").write_text(json.dumps({
+            "$schema": "https://opencode.ai/config.json",
+            "provider": {"fake": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "Fake",
+                "options": {"baseURL": f"{model.url}/v1", "apiKey": "x"},
+                "models": {"m": {"name": "m", "tool_call": True}},
+            }},
+            "model": "fake/m",
+            "permission": {"bash": "allow"},
+            "autoupdate": False,
+            "share": "disabled",
+        }, indent=2) + "\n")
+
+    def env(self):
+        env = {k: v for k, v in self.home.env().items() if not k.startswith("OPENCODE")}
+        return npm_env(dict(
+            env,
+            OPENCODE_DISABLE_MODELS_FETCH="1",
+            OPENCODE_DISABLE_AUTOUPDATE="1",
+            OPENCODE_DISABLE_LSP_DOWNLOAD="1",
+            OPENCODE_DISABLE_DEFAULT_PLUGINS="1",
+            OPENCODE_DISABLE_SHARE="1",
+            # OpenCode takes the project folder from $PWD, not from its working directory.
+            PWD=str(self.home.work),
+        ))
+
+    def run(self, prompt):
+        """`opencode run PROMPT`; returns the CompletedProcess (timeout → returncode None).
+        The client runs in its own process group, killed whole on a timeout."""
+        self.model.clear()
+        timeout = max(5, min(RUN_TIMEOUT, DEADLINE - time.monotonic()))
+        proc = subprocess.Popen(
+            [common.client_bin("opencode"), "run", prompt], env=self.env(), cwd=self.home.work,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, errors="replace", start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+            return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            out, err = proc.communicate(timeout=10)
+            return subprocess.CompletedProcess(proc.args, None, out, err)
+
+    def cleanup(self):
+        self.home.cleanup()
+
+
+def outcome(proc):
+    if proc.returncode is None:
+        return "opencode timed out (killed)"
+    tail = " ".join((proc.stderr or proc.stdout or "").split())[-200:]
+    return f"opencode exit {proc.returncode}: {tail}"
+
+
+def debug_lines(home):
+    path = home.root / ".config" / "tinylingo" / "debug.log"
+    return path.read_text(errors="replace").splitlines() if path.exists() else []
+
+
+def instruction_block(config):
+    """The text install put between the markers of AGENTS.md (without the markers)."""
+    path = config / "AGENTS.md"
+    text = path.read_text() if path.exists() else ""
+    m = re.search(re.escape(START) + r"(.*?)" + re.escape(END), text, re.S)
+    return m.group(1).strip() if m else ""
+
+
+def prompt_reached(model, proc, prompt):
+    """The prompt went through: opencode exited 0 and the main request holds the prompt."""
+    mains = model.main_requests()
+    if proc.returncode != 0:
+        return False, outcome(proc)
+    if not any(prompt in data_text(d) for d in mains):
+        return False, f"no main request held the prompt ({len(model.requests)} requests)"
+    return True, ""
+
+
+def added_parts(model, prompt):
+    """The text parts the user message carrying `prompt` has besides the prompt itself, in the
+    main request."""
+    for data in model.main_requests():
+        for m in data.get("messages", []):
+            if m.get("role") != "user" or prompt not in message_text(m):
+                continue
+            content = m.get("content")
+            parts = content if isinstance(content, list) else [{"text": content}]
+            return [p.get("text", "") for p in parts
+                    if isinstance(p, dict) and p.get("text", "").strip() != prompt]
+    return []
+
+
+def check_session(model, deps):
+    oc = OpenCode(model, deps)
+    home = oc.home
+    try:
+        home.tinylingo("install", "opencode")
+        block = instruction_block(oc.config)
+
+        # 1-3: a prompt with a recorded term.
+        home.tinylingo("record", TERM, EXPLANATION)
+        home.tinylingo("config", "debug", "true")
+        before = len(debug_lines(home))
+        proc = oc.run(HIT_PROMPT)
+        new = debug_lines(home)[before:]
+        mains = model.main_requests()
+        hit_main = [data_text(d) for d in mains if HIT_PROMPT in data_text(d)]
+
+        if any("opencode" in line for line in new):
+            report("hook ran", "pass", next(l for l in new if "opencode" in l))
+        elif proc.returncode != 0 or not mains:
+            report("hook ran", "fail", f"no opencode line in debug.log; {outcome(proc)}")
+        else:
+            report("hook ran", "fail", f"no opencode line in debug.log after the prompt "
+                   f"({len(new)} new lines)")
+
+        if not hit_main:
+            report("explanation reached model", "fail",
+                   f"no main request with the prompt; {outcome(proc)}")
+        elif any(EXPLANATION in t and "[TinyLingo]" in t for t in hit_main):
+            report("explanation reached model", "pass")
+        else:
+            missing = [s for s in (EXPLANATION, "[TinyLingo]") if s not in hit_main[0]]
+            report("explanation reached model", "fail", f"main request lacks {missing}")
+
+        if not block:
+            report("instructions reached model", "fail",
+                   "no instruction block in ~/.config/opencode/AGENTS.md after install")
+        elif not hit_main:
+            report("instructions reached model", "fail",
+                   f"no main request with the prompt; {outcome(proc)}")
+        elif any(block in t for t in hit_main):
+            report("instructions reached model", "pass")
+        else:
+            key = [s for s in ("tinylingo record", "TinyLingo") if s not in hit_main[0]]
+            report("instructions reached model", "fail",
+                   f"the block from AGENTS.md is not in the main request (missing {key or 'part of it'})")
+        home.tinylingo("config", "debug", "false")
+
+        # 4: a prompt with no term.
+        proc = oc.run(MISS_PROMPT)
+        texts = [request_text(b) for b in model.bodies()]
+        ok, why = prompt_reached(model, proc, MISS_PROMPT)
+        ours = [s for s in (EXPLANATION, "[TinyLingo]") if any(s in t for t in texts)]
+        if not ok:
+            report("no term, nothing of ours", "fail", why)
+        elif ours:
+            report("no term, nothing of ours", "fail", f"a request holds {ours}")
+        else:
+            report("no term, nothing of ours", "pass")
+
+        # 5: the model records a term through the shell tool.
+        model.replies = [{"shell": RECORD_COMMAND}, "Recorded."]
+        proc = oc.run("把联调环境记下来")
+        model.replies = []
+        mains = model.main_requests()
+        first = mains[0] if mains else {}
+        tool_results = [message_text(m) for d in mains for m in d.get("messages", [])
+                        if m.get("role") == "tool"]
+        glossary = home.glossary()
+        if not shell_params(first):
+            report("record via shell", "fail", f"no bash tool offered; {outcome(proc)}")
+        elif RECORDED_TERM in glossary:
+            report("record via shell", "pass", f"{RECORDED_TERM}: {glossary[RECORDED_TERM]}")
+        else:
+            report("record via shell", "fail", f"{RECORDED_TERM} not in the glossary; tool "
+                   f"result: {tool_results[:1]}; {outcome(proc)}")
+
+        # 6: tinylingo broken three ways; the prompt must still go through.
+        tl = home.root / ".config" / "tinylingo"
+        link = tl / "scripts" / "tinylingo"
+        breaks = [
+            ("broken: binary gone", lambda: link.unlink()),
+            ("broken: index corrupted",
+             lambda: (tl / "glossary.index").write_bytes(b"\x00garbage\xff" * 64)),
+            ("broken: glossary invalid",
+             lambda: (tl / "glossary.json").write_text('{"智能抠图": "unterminated')),
+        ]
+        for name, breaker in breaks:
+            saved = {p: p.read_bytes() for p in (tl / "glossary.json", tl / "glossary.index")
+                     if p.exists()}
+            try:
+                breaker()
+            except OSError as e:
+                report(name, "fail", f"could not break tinylingo: {e}")
+                continue
+            proc = oc.run(HIT_PROMPT)
+            ok, why = prompt_reached(model, proc, HIT_PROMPT)
+            added = added_parts(model, HIT_PROMPT)
+            stray = [t for t in added if "[TinyLingo]" not in t]
+            if not ok:
+                report(name, "fail", why)
+            elif stray:
+                report(name, "fail", f"the message gained a part that is no glossary block: "
+                       f"{stray[0][:150]!r}")
+            else:
+                report(name, "pass", "explanation still injected" if added else "")
+            for p, data in saved.items():
+                p.write_bytes(data)
+            if not os.path.lexists(link):
+                home.tinylingo("install", "opencode")
+    finally:
+        oc.cleanup()
+
+
+def check_uninstall():
+    homes = []
+    try:
+        # The user already had a settings file, an empty instruction file and an empty
+        # plugins folder.
+        home = Home()
+        homes.append(home)
+        config = home.root / ".config" / "opencode"
+        (config / "plugins").mkdir(parents=True)
+        (config / "AGENTS.md").write_bytes(b"")
+        (config / "opencode.json").write_text('{\n  "model": "fake/m"\n}\n')
+        before = common.snapshot(config)
+        home.tinylingo("install", "opencode")
+        installed = common.snapshot(config)
+        home.tinylingo("uninstall", "opencode")
+        diff = common.snapshot_diff(before, common.snapshot(config))
+        problems = []
+        if installed == before:
+            problems.append("install changed nothing")
+        if diff:
+            problems.append(f"with files: {diff}")
+
+        # An empty settings folder the user had.
+        home = Home()
+        homes.append(home)
+        config = home.root / ".config" / "opencode"
+        config.mkdir(parents=True)
+        home.tinylingo("install", "opencode")
+        home.tinylingo("uninstall", "opencode")
+        if not config.is_dir():
+            problems.append("empty folder: ~/.config/opencode gone")
+        else:
+            diff = common.snapshot_diff((({}, set())), common.snapshot(config))
+            if diff:
+                problems.append(f"empty folder: {diff}")
+        report("uninstall restores files", "fail" if problems else "pass", "; ".join(problems))
+    finally:
+        for home in homes:
+            home.cleanup()
+
+
+def main():
+    common.binary()
+    exe = common.client_bin("opencode")
+    try:
+        if not os.access(exe, os.X_OK):
+            for check in CHECKS[:-1]:
+                report(check, "skip", f"no opencode at {exe}")
+        else:
+            deps = seed_config_deps()
+            model = ChatCompletions()
+            try:
+                check_session(model, deps)
+            finally:
+                model.stop()
+        check_uninstall()
+    except Exception as e:  # the checks not reached yet fail, with the reason
+        for check in CHECKS:
+            if check not in reported:
+                report(check, "fail", f"driver error before this check: {type(e).__name__}: {e}")
+        raise
+
+
+if __name__ == "__main__":
+    main()
