@@ -7,6 +7,7 @@ use serde_json::json;
 use crate::actions;
 use crate::error::{Error, Result};
 use crate::index::HookIndex;
+use crate::language::Language;
 use crate::matching::{self, Engines, Outcome, Smart};
 use crate::platform::{install, Platform};
 use crate::store::config::Config;
@@ -279,7 +280,7 @@ fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result
     if json {
         println!("{}", pretty_json(&match_json(&outcome)));
     } else {
-        print_match_text(&outcome);
+        print_match_text(&outcome, MatchLabels::of(data.settings.language.native()));
     }
     Ok(if found { SUCCESS } else { NOTHING })
 }
@@ -309,9 +310,46 @@ fn match_json(o: &Outcome) -> serde_json::Value {
     })
 }
 
-fn print_match_text(o: &Outcome) {
+/// The words of `match`'s text view, in the language of the settings the index holds (the
+/// hook's, so that `match` and the injected block speak the same language).
+struct MatchLabels {
+    exact: &'static str,
+    smart: &'static str,
+    candidate: &'static str,
+    confirmed: &'static str,
+    rejected: &'static str,
+    failed: &'static str,
+    nothing: &'static str,
+}
+
+impl MatchLabels {
+    fn of(language: Language) -> &'static MatchLabels {
+        match language {
+            Language::En => &MatchLabels {
+                exact: "exact",
+                smart: "smart",
+                candidate: "candidate",
+                confirmed: "LLM confirmed",
+                rejected: "LLM rejected",
+                failed: "LLM failed",
+                nothing: "No matches found.",
+            },
+            Language::Zh => &MatchLabels {
+                exact: "精确",
+                smart: "智能",
+                candidate: "候选",
+                confirmed: "LLM 确认",
+                rejected: "LLM 否决",
+                failed: "LLM 失败",
+                nothing: "未找到匹配。",
+            },
+        }
+    }
+}
+
+fn print_match_text(o: &Outcome, words: &MatchLabels) {
     for e in &o.exact {
-        println!("[精确] {} → {}", e.term, e.explanation);
+        println!("[{}] {} → {}", words.exact, e.term, e.explanation);
     }
     let failure = match &o.verdict {
         matching::Verdict::Failed(why) => Some(why.as_str()),
@@ -319,10 +357,10 @@ fn print_match_text(o: &Outcome) {
     };
     for c in &o.candidates {
         let (tag, note) = match (c.confirmed, failure) {
-            (Some(true), _) => ("智能", ", LLM 确认".to_string()),
-            (Some(false), _) => ("候选", ", LLM 否决".to_string()),
-            (None, Some(why)) => ("候选", format!(", LLM 失败: {why}")),
-            (None, None) => ("候选", String::new()),
+            (Some(true), _) => (words.smart, format!(", {}", words.confirmed)),
+            (Some(false), _) => (words.candidate, format!(", {}", words.rejected)),
+            (None, Some(why)) => (words.candidate, format!(", {}: {why}", words.failed)),
+            (None, None) => (words.candidate, String::new()),
         };
         println!(
             "[{tag}] {} (jaccard {:.2}{note}) → {}",
@@ -330,6 +368,6 @@ fn print_match_text(o: &Outcome) {
         );
     }
     if o.exact.is_empty() && o.candidates.is_empty() {
-        eprintln!("No matches found.");
+        eprintln!("{}", words.nothing);
     }
 }
