@@ -239,6 +239,8 @@ fn run(command: Command) -> Result<u8> {
             Ok(SUCCESS)
         }
         Command::Install { platforms, dry_run } => {
+            // The settings choose the instruction block's language.
+            warn_config(&store);
             print!("{}", install::run(&store, install::Mode::Install, &platforms, dry_run)?);
             Ok(SUCCESS)
         }

@@ -59,6 +59,8 @@ pub enum Verb {
     Remove,
     /// Already as it should be; nothing to do.
     Keep,
+    /// The user's own version (an instruction block edited by hand); not touched.
+    Leave,
 }
 
 impl Verb {
@@ -74,6 +76,9 @@ impl Verb {
             (Verb::Remove, false) => "removed",
             (Verb::Remove, true) => "would be removed",
             (Verb::Keep, _) => "already in place",
+            (Verb::Leave, _) => {
+                "left as it is (delete the block and install again to get the current one)"
+            }
         }
     }
 }
@@ -322,8 +327,12 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path) -> Result<Section> {
             let path = dir.join(file);
             let text = read_text(&path)?;
             let what = "instruction block";
-            section.steps.push(match unclosed(&path, instructions::install(&text))? {
+            let edit = instructions::install(&text, crate::store::config::configured_language());
+            section.steps.push(match unclosed(&path, edit)? {
                 Edit::Unchanged => step(Verb::Keep, what, &path, Action::None),
+                Edit::Kept => {
+                    step(Verb::Leave, "instruction block edited by hand:", &path, Action::None)
+                }
                 Edit::Added(new) => step(Verb::Add, what, &path, Action::Write(new.into_bytes())),
                 Edit::Replaced(new) | Edit::Removed(new) => {
                     step(Verb::Update, what, &path, Action::Write(new.into_bytes()))

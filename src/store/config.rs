@@ -217,6 +217,17 @@ impl Config {
     }
 }
 
+/// The language the user's settings ask for, for the commands that write for people without
+/// going through the index (`install`, `instructions`): the located store's `config.json`, its
+/// defaults when that is missing or unreadable (as in the hook), `auto` resolved from this
+/// process's locale.
+pub fn configured_language() -> Language {
+    match Store::locate().and_then(|store| Config::load(&store)) {
+        Ok(config) => config.settings().0.language,
+        Err(_) => Language::from_env(),
+    }
+}
+
 /// `true`/`false` → bool, a number → number, else text.
 fn typed_value(text: &str) -> Value {
     match text {
