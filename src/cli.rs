@@ -9,8 +9,8 @@ use crate::error::{Error, Result};
 use crate::index::HookIndex;
 use crate::language::Language;
 use crate::matching::{self, Engines, Outcome, Smart};
-use crate::platform::{install, Platform};
-use crate::store::config::Config;
+use crate::platform::{install, instructions, Platform};
+use crate::store::config::{self, Config};
 use crate::store::glossary::{pretty_json, Recorded};
 use crate::store::{Glossary, Store};
 
@@ -118,6 +118,18 @@ tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-r
         #[arg(long)]
         dry_run: bool,
     },
+    /// Print the instruction block install puts in the assistants' instruction files.
+    #[command(
+        after_help = "For an assistant whose rules are not in a file: Cursor keeps them in \
+its app settings (Settings → Rules); paste the block there. The language is the `language` \
+setting's unless --language says otherwise.\n\nExamples:\n  tinylingo instructions\n  \
+tinylingo instructions --language zh\n  tinylingo instructions | pbcopy"
+    )]
+    Instructions {
+        /// en or zh (default: the `language` setting; `auto` follows the locale).
+        #[arg(long, value_parser = language_code)]
+        language: Option<Language>,
+    },
     /// The hook entry point the assistants run: reads their event on stdin.
     #[command(
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
@@ -134,6 +146,10 @@ fn platform_name(s: &str) -> std::result::Result<Platform, String> {
         let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
         format!("unknown platform (known: {})", names.join(", "))
     })
+}
+
+fn language_code(s: &str) -> std::result::Result<Language, String> {
+    Language::from_code(s).ok_or_else(|| "unknown language (known: en, zh)".to_string())
 }
 
 /// Exit statuses: success; not found or nothing to do (bad input and failures use
@@ -236,6 +252,12 @@ fn run(command: Command) -> Result<u8> {
         }
         Command::Hook { platform } => {
             crate::hook::run(platform);
+            Ok(SUCCESS)
+        }
+        Command::Instructions { language } => {
+            warn_config(&store);
+            let language = language.unwrap_or_else(config::configured_language);
+            println!("{}", instructions::block(language));
             Ok(SUCCESS)
         }
         Command::Install { platforms, dry_run } => {

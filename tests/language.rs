@@ -1,6 +1,6 @@
 //! The `language` setting end to end, with the real binary in a temporary home folder: which
 //! instruction block install writes, a block edited by hand left alone, CRLF instruction files,
-//! and the labels people read from `match` and the hook.
+//! `tinylingo instructions`, and the labels people read from `match` and the hook.
 
 #[path = "support/home.rs"]
 mod home;
@@ -119,6 +119,28 @@ fn a_crlf_instruction_file_gets_crlf_and_uninstall_restores_it() {
     assert_eq!(text, format!("{before}\r\n{}\r\n", BLOCK_ZH.replace('\n', "\r\n")));
     ok(&h, EN, &["uninstall", "claude"]);
     assert_eq!(h.read(".claude/CLAUDE.md"), before);
+}
+
+#[test]
+fn instructions_prints_the_block_in_the_configured_language() {
+    let h = Home::new();
+    assert_eq!(ok(&h, EN, &["instructions"]), format!("{BLOCK_EN}\n"));
+    assert_eq!(ok(&h, ZH, &["instructions"]), format!("{BLOCK_ZH}\n"));
+    assert_eq!(ok(&h, EN, &["instructions", "--language", "zh"]), format!("{BLOCK_ZH}\n"));
+    assert_eq!(ok(&h, ZH, &["instructions", "--language", "en"]), format!("{BLOCK_EN}\n"));
+    ok(&h, EN, &["config", "language", "zh"]);
+    assert_eq!(ok(&h, EN, &["instructions"]), format!("{BLOCK_ZH}\n"));
+    let out = run(&h, EN, &["instructions", "--language", "fr"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    // Printing changes nothing but the config set above.
+    assert!(!h.exists(".claude") && !h.exists(".config/tinylingo/scripts"));
+}
+
+#[test]
+fn install_for_cursor_points_at_tinylingo_instructions() {
+    let h = Home::new();
+    let out = ok(&h, EN, &["install", "cursor"]);
+    assert!(out.contains("note: ") && out.contains("`tinylingo instructions`"), "{out}");
 }
 
 #[test]
