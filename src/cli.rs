@@ -7,9 +7,10 @@ use serde_json::json;
 use crate::actions;
 use crate::error::{Error, Result};
 use crate::index::HookIndex;
+use crate::language::Language;
 use crate::matching::{self, Engines, Outcome, Smart};
-use crate::platform::{install, Platform};
-use crate::store::config::Config;
+use crate::platform::{install, instructions, Platform};
+use crate::store::config::{self, Config};
 use crate::store::glossary::{pretty_json, Recorded};
 use crate::store::{Glossary, Store};
 
@@ -121,6 +122,18 @@ tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-r
         #[arg(long)]
         dry_run: bool,
     },
+    /// Print the instruction block install puts in the assistants' instruction files.
+    #[command(
+        after_help = "For an assistant whose rules are not in a file: Cursor keeps them in \
+its app settings (Settings → Rules); paste the block there. The language is the `language` \
+setting's unless --language says otherwise.\n\nExamples:\n  tinylingo instructions\n  \
+tinylingo instructions --language zh\n  tinylingo instructions | pbcopy"
+    )]
+    Instructions {
+        /// en or zh (default: the `language` setting; `auto` follows the locale).
+        #[arg(long, value_parser = language_code)]
+        language: Option<Language>,
+    },
     /// The hook entry point the assistants run: reads their event on stdin.
     #[command(
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
@@ -137,6 +150,10 @@ fn platform_name(s: &str) -> std::result::Result<Platform, String> {
         let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
         format!("unknown platform (known: {})", names.join(", "))
     })
+}
+
+fn language_code(s: &str) -> std::result::Result<Language, String> {
+    Language::from_code(s).ok_or_else(|| "unknown language (known: en, zh)".to_string())
 }
 
 /// Exit statuses: success; not found or nothing to do (bad input and failures use
@@ -245,7 +262,15 @@ fn run(command: Command) -> Result<u8> {
             crate::hook::run(platform);
             Ok(SUCCESS)
         }
+        Command::Instructions { language } => {
+            warn_config(&store);
+            let language = language.unwrap_or_else(config::configured_language);
+            println!("{}", instructions::block(language));
+            Ok(SUCCESS)
+        }
         Command::Install { platforms, dry_run, allow_record } => {
+            // The settings choose the instruction block's language.
+            warn_config(&store);
             let options = install::Options { dry_run, allow_record };
             print_install(install::run(&store, install::Mode::Install, &platforms, options)?)
         }
@@ -307,7 +332,7 @@ fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result
     if json {
         println!("{}", pretty_json(&match_json(&outcome)));
     } else {
-        print_match_text(&outcome);
+        print_match_text(&outcome, MatchLabels::of(data.settings.language.native()));
     }
     Ok(if found { SUCCESS } else { NOTHING })
 }
@@ -337,9 +362,46 @@ fn match_json(o: &Outcome) -> serde_json::Value {
     })
 }
 
-fn print_match_text(o: &Outcome) {
+/// The words of `match`'s text view, in the language of the settings the index holds (the
+/// hook's, so that `match` and the injected block speak the same language).
+struct MatchLabels {
+    exact: &'static str,
+    smart: &'static str,
+    candidate: &'static str,
+    confirmed: &'static str,
+    rejected: &'static str,
+    failed: &'static str,
+    nothing: &'static str,
+}
+
+impl MatchLabels {
+    fn of(language: Language) -> &'static MatchLabels {
+        match language {
+            Language::En => &MatchLabels {
+                exact: "exact",
+                smart: "smart",
+                candidate: "candidate",
+                confirmed: "LLM confirmed",
+                rejected: "LLM rejected",
+                failed: "LLM failed",
+                nothing: "No matches found.",
+            },
+            Language::Zh => &MatchLabels {
+                exact: "精确",
+                smart: "智能",
+                candidate: "候选",
+                confirmed: "LLM 确认",
+                rejected: "LLM 否决",
+                failed: "LLM 失败",
+                nothing: "未找到匹配。",
+            },
+        }
+    }
+}
+
+fn print_match_text(o: &Outcome, words: &MatchLabels) {
     for e in &o.exact {
-        println!("[精确] {} → {}", e.term, e.explanation);
+        println!("[{}] {} → {}", words.exact, e.term, e.explanation);
     }
     let failure = match &o.verdict {
         matching::Verdict::Failed(why) => Some(why.as_str()),
@@ -347,10 +409,10 @@ fn print_match_text(o: &Outcome) {
     };
     for c in &o.candidates {
         let (tag, note) = match (c.confirmed, failure) {
-            (Some(true), _) => ("智能", ", LLM 确认".to_string()),
-            (Some(false), _) => ("候选", ", LLM 否决".to_string()),
-            (None, Some(why)) => ("候选", format!(", LLM 失败: {why}")),
-            (None, None) => ("候选", String::new()),
+            (Some(true), _) => (words.smart, format!(", {}", words.confirmed)),
+            (Some(false), _) => (words.candidate, format!(", {}", words.rejected)),
+            (None, Some(why)) => (words.candidate, format!(", {}: {why}", words.failed)),
+            (None, None) => (words.candidate, String::new()),
         };
         println!(
             "[{tag}] {} (jaccard {:.2}{note}) → {}",
@@ -358,6 +420,6 @@ fn print_match_text(o: &Outcome) {
         );
     }
     if o.exact.is_empty() && o.candidates.is_empty() {
-        eprintln!("No matches found.");
+        eprintln!("{}", words.nothing);
     }
 }

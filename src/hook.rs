@@ -127,7 +127,8 @@ pub fn respond<'a>(
     if let Some(state) = &state {
         entries.retain(|e| state.keep(e.term));
     }
-    let block = block::layout(&entries, inject.max_chars.to_native() as usize);
+    let max_chars = inject.max_chars.to_native() as usize;
+    let block = block::layout(&entries, max_chars, settings.language.native());
     if let Some(state) = &mut state {
         if let Some(b) = &block {
             for (e, form) in entries.iter().zip(&b.forms) {

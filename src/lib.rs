@@ -18,6 +18,8 @@
 //! * [`platform`] knows each assistant: how a hook is registered, what event arrives on stdin,
 //!   and what shape the answer takes on stdout.
 //! * [`hook`] is the hook's path from stdin to stdout; it swallows every error.
+//! * [`language`] is the language people read: the instruction block, `match`'s labels and the
+//!   block's names line, English or Chinese, chosen by a setting that follows the locale.
 //! * [`cli`] parses arguments and prints; it holds no logic of its own.
 //!
 //! Data flows one way: cli → store/index → matching → platform output.
@@ -27,6 +29,7 @@ pub mod cli;
 pub mod error;
 pub mod hook;
 pub mod index;
+pub mod language;
 pub mod matching;
 pub mod platform;
 pub mod store;

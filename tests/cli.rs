@@ -281,11 +281,11 @@ fn match_without_a_hit_says_so_on_stderr_and_exits_1() {
     let out = home.run(&["match", "今天天气不错"]);
     out.expect_code(1);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("No matches found."), "{}", out.stderr);
+    assert!(out.stderr.contains("未找到匹配。"), "{}", out.stderr);
     // An empty store behaves the same.
     let out = Home::new().run(&["match", "提交"]);
     out.expect_code(1);
-    assert!(out.stderr.contains("No matches found."), "{}", out.stderr);
+    assert!(out.stderr.contains("未找到匹配。"), "{}", out.stderr);
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod home;
 use std::fs;
 
 use home::{our_commands, Home, MARKER};
-use tinylingo::platform::instructions::BLOCK;
+use tinylingo::platform::instructions::{BLOCK_EN, BLOCK_ZH as BLOCK};
 
 const ALL_DIRS: [&str; 5] = [".claude", ".cursor", ".config/opencode", ".codex", ".gemini"];
 
@@ -121,11 +121,12 @@ fn an_empty_settings_file_counts_as_an_empty_object() {
 }
 
 #[test]
-fn an_outdated_instruction_block_is_replaced_in_place() {
+fn a_block_of_ours_in_another_language_is_replaced_in_place() {
     let h = Home::new();
-    let old = "# Mine\n\n<!-- TINYLINGO-START -->\nold words\n<!-- TINYLINGO-END -->\n\n# After\n";
-    h.write(".claude/CLAUDE.md", old);
-    h.ok(&["install", "claude"]);
+    let old = format!("# Mine\n\n{BLOCK_EN}\n\n# After\n");
+    h.write(".claude/CLAUDE.md", &old);
+    let out = h.ok(&["install", "claude"]);
+    assert!(out.contains("CLAUDE.md: instruction block updated"), "{out}");
     assert_eq!(h.read(".claude/CLAUDE.md"), format!("# Mine\n\n{BLOCK}\n\n# After\n"));
 }
 

@@ -7,7 +7,7 @@ mod home;
 
 use home::{our_commands, Home, EXPLANATION, HIT, MARKER, MISS};
 use serde_json::Value;
-use tinylingo::platform::instructions::BLOCK;
+use tinylingo::platform::instructions::BLOCK_ZH as BLOCK;
 
 /// One assistant: where its files are, what a user already has there, what it sends the hook.
 struct Case {

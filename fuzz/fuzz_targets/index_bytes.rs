@@ -91,7 +91,8 @@ fn exercise<'a>(data: &'a ArchivedIndexData, prompt: &str) -> Vec<&'a str> {
             .chain(outcome.candidates.iter().map(|c| (&c.entry, true)))
             .map(|(e, smart)| BlockEntry { term: e.term, explanation: e.explanation, smart })
             .collect();
-        if let Some(b) = block::layout(&shown, s.inject.max_chars.to_native() as usize) {
+        let max_chars = s.inject.max_chars.to_native() as usize;
+        if let Some(b) = block::layout(&shown, max_chars, s.language.native()) {
             tinylingo_fuzz::assert_block(&b.text);
         }
         exact = outcome.exact.iter().map(|e| e.term).collect();

@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 use tinylingo::platform::install::{self, Mode};
+use tinylingo::language::Language;
 use tinylingo::platform::instructions::{self, Edit};
 use tinylingo::platform::settings_file::{self, Change};
 use tinylingo::platform::{Platform, Registration};
@@ -111,7 +112,9 @@ fn command_refusal(input: &[u8]) {
 
 fn instruction_file(input: &[u8]) {
     let Ok(text) = std::str::from_utf8(input) else { return };
-    let new = match instructions::install(text) {
+    // The language from the input, so both blocks are exercised.
+    let language = if input.len() % 2 == 0 { Language::En } else { Language::Zh };
+    let new = match instructions::install(text, language) {
         Err(_) => {
             assert!(instructions::uninstall(text).is_err(), "install refused, uninstall not");
             return;
@@ -122,10 +125,14 @@ fn instruction_file(input: &[u8]) {
             new
         }
         Ok(Edit::Replaced(new)) => new,
+        // A block tinylingo did not write is the user's: nothing more to check.
+        Ok(Edit::Kept) => return,
         Ok(Edit::Removed(_)) => panic!("install removed the block"),
     };
-    assert_eq!(instructions::install(&new), Ok(Edit::Unchanged), "second install changed it");
-    assert!(new.contains(instructions::BLOCK));
+    let again = instructions::install(&new, language);
+    assert_eq!(again, Ok(Edit::Unchanged), "second install changed it");
+    let block = instructions::block(language);
+    assert!(new.contains(block) || new.contains(&block.replace('\n', "\r\n")));
 }
 
 fuzz_target!(|input: &[u8]| {

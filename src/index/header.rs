@@ -3,7 +3,8 @@
 use std::path::Path;
 
 /// Bumped whenever the archived layout changes; an index of another version is rebuilt.
-pub const FORMAT_VERSION: u32 = 4;
+/// 5: the settings carry the resolved `language`.
+pub const FORMAT_VERSION: u32 = 5;
 /// The archive starts here; a multiple of 16 so the mapped archive is aligned for rkyv.
 pub const HEADER_LEN: usize = 128;
 

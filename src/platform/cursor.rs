@@ -25,7 +25,8 @@ pub(super) const SPEC: Spec = Spec {
     },
     rules: Rules::Elsewhere(
         "Cursor keeps user rules in its app settings (Settings → Rules), not in a file: \
-         nothing written; paste the TinyLingo instructions there if you want them",
+         nothing written; to have the model record terms itself, paste the output of \
+         `tinylingo instructions` there",
     ),
     install_notes: &[],
     allow_rule: None,

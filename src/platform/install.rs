@@ -74,6 +74,8 @@ pub enum Verb {
     Remove,
     /// Already as it should be; nothing to do.
     Keep,
+    /// The user's own version (an instruction block edited by hand); not touched.
+    Leave,
 }
 
 impl Verb {
@@ -89,6 +91,9 @@ impl Verb {
             (Verb::Remove, false) => "removed",
             (Verb::Remove, true) => "would be removed",
             (Verb::Keep, _) => "already in place",
+            (Verb::Leave, _) => {
+                "left as it is (delete the block and install again to get the current one)"
+            }
         }
     }
 }
@@ -450,13 +455,18 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path, allow_record: bool) -> Re
             let path = dir.join(file);
             let old = read_if_exists(&path)?;
             let text = utf8_text(&path, old.as_deref().unwrap_or_default())?;
-            let what = "instruction block";
-            let (verb, action) = match unclosed(&path, instructions::install(&text))? {
+            let edit = instructions::install(&text, crate::store::config::configured_language());
+            let (verb, action) = match unclosed(&path, edit)? {
                 Edit::Unchanged => (Verb::Keep, Action::None),
+                Edit::Kept => (Verb::Leave, Action::None),
                 Edit::Added(new) => (Verb::Add, Action::Write(new.into_bytes())),
                 Edit::Replaced(new) | Edit::Removed(new) => {
                     (Verb::Update, Action::Write(new.into_bytes()))
                 }
+            };
+            let what = match verb {
+                Verb::Leave => "instruction block edited by hand:",
+                _ => "instruction block",
             };
             section.steps.push(install_step(verb, what, &path, action, old.as_deref()));
         }

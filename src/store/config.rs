@@ -3,6 +3,10 @@
 //! The file is kept as the user wrote it (a JSON object, unknown keys and their order
 //! included); [`Settings`] is the typed, validated view with defaults filled in. Only the keys
 //! in `KNOWN` can be set from the command line, each checked against its kind.
+//!
+//! One setting depends on more than the file: `language` is `auto` by default, which follows
+//! the locale of the process reading the settings (see [`crate::language`]). [`Settings`]
+//! holds it resolved, so the index archives a language, never `auto`.
 
 use std::path::Path;
 
@@ -12,12 +16,16 @@ use super::files::{json_error, read_if_exists, write_atomic};
 use super::glossary::pretty_json;
 use super::Store;
 use crate::error::{Error, Result};
+use crate::language::Language;
 
 /// Everything the hook needs to know about the user's settings. Archived into the index so the
 /// hook never parses `config.json`.
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
 pub struct Settings {
     pub debug: bool,
+    /// The language of what people read: `match`'s labels and the block's names line.
+    /// Resolved: `auto` became the locale's language when the settings were read.
+    pub language: Language,
     pub smart: SmartSettings,
     pub inject: InjectSettings,
 }
@@ -43,9 +51,11 @@ pub struct InjectSettings {
 }
 
 impl Default for Settings {
+    /// The defaults; `language` is `auto`, resolved from this process's locale.
     fn default() -> Settings {
         Settings {
             debug: false,
+            language: Language::from_env(),
             smart: SmartSettings {
                 enabled: false,
                 endpoint: "http://127.0.0.1:1234/v1/chat/completions".into(),
@@ -78,11 +88,14 @@ enum Kind {
     Integer(u64, u64),
     /// A prompt template that must contain `{candidates}` and `{message}`.
     Template,
+    /// One of a fixed list of words.
+    Choice(&'static [&'static str]),
 }
 
 /// The keys `config <key> <value>` accepts, with their kinds.
 const KNOWN: &[(&str, Kind)] = &[
     ("debug", Kind::Bool),
+    ("language", Kind::Choice(&Language::SETTING_VALUES)),
     ("smart.enabled", Kind::Bool),
     ("smart.endpoint", Kind::Url),
     ("smart.model", Kind::Name),
@@ -173,7 +186,9 @@ impl Config {
     pub fn set(&mut self, key: &str, text: &str) -> Result<()> {
         let kind = kind_of(key).ok_or_else(|| unknown_key(key, true))?;
         let value = match kind {
-            Kind::Text | Kind::Name | Kind::Url | Kind::Template => Value::String(text.into()),
+            Kind::Text | Kind::Name | Kind::Url | Kind::Template | Kind::Choice(_) => {
+                Value::String(text.into())
+            }
             _ => typed_value(text),
         };
         check(key, kind, &value).map_err(|problem| {
@@ -199,6 +214,17 @@ impl Config {
             map = slot.as_object_mut().expect("checked just above");
         }
         Ok(())
+    }
+}
+
+/// The language the user's settings ask for, for the commands that write for people without
+/// going through the index (`install`, `instructions`): the located store's `config.json`, its
+/// defaults when that is missing or unreadable (as in the hook), `auto` resolved from this
+/// process's locale.
+pub fn configured_language() -> Language {
+    match Store::locate().and_then(|store| Config::load(&store)) {
+        Ok(config) => config.settings().0.language,
+        Err(_) => Language::from_env(),
     }
 }
 
@@ -245,6 +271,10 @@ fn check(key: &str, kind: Kind, value: &Value) -> std::result::Result<(), String
             Some(s) if s.contains("{candidates}") && s.contains("{message}") => Ok(()),
             _ => Err(bad("a prompt containing {candidates} and {message}")),
         },
+        Kind::Choice(words) => match value.as_str() {
+            Some(s) if words.contains(&s) => Ok(()),
+            _ => Err(bad(&format!("one of {}", words.join(", ")))),
+        },
     }
 }
 
@@ -258,6 +288,7 @@ fn apply(s: &mut Settings, key: &str, v: &Value) {
     let int = || v.as_u64().unwrap_or_default();
     match key {
         "debug" => s.debug = v.as_bool().unwrap_or_default(),
+        "language" => s.language = Language::resolve(v.as_str().unwrap_or_default()),
         "smart.enabled" => s.smart.enabled = v.as_bool().unwrap_or_default(),
         "smart.endpoint" => s.smart.endpoint = text(),
         "smart.model" => s.smart.model = text(),
@@ -276,6 +307,7 @@ fn defaults_json() -> Value {
     let d = Settings::default();
     serde_json::json!({
         "debug": d.debug,
+        "language": "auto",
         "smart": {
             "enabled": d.smart.enabled,
             "endpoint": d.smart.endpoint,
@@ -341,6 +373,7 @@ fn example(kind: Kind) -> &'static str {
         Kind::Number(..) => "0.2",
         Kind::Integer(..) => "3000",
         Kind::Template => "\"… {candidates} … {message} …\"",
+        Kind::Choice(words) => words[words.len() - 1],
     }
 }
 
@@ -406,5 +439,26 @@ mod tests {
         assert!(!s.smart.enabled);
         assert_eq!(s.smart.timeout_ms, 5);
         assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn language_is_a_choice_and_settings_hold_it_resolved() {
+        let mut c = Config::default();
+        c.set("language", "zh").unwrap();
+        assert_eq!(c.settings().0.language, Language::Zh);
+        assert_eq!(c.get("language").unwrap(), "zh");
+        c.set("language", "en").unwrap();
+        assert_eq!(c.settings().0.language, Language::En);
+        let e = c.set("language", "fr").unwrap_err();
+        assert!(e.to_string().contains("one of auto, en, zh"), "{e}");
+        assert!(c.set("language", "ZH").is_err());
+        assert_eq!(c.get("language").unwrap(), "en");
+        // `auto` is the default and is shown as such; the settings hold the locale's language.
+        c.set("language", "auto").unwrap();
+        assert_eq!(Config::default().get("language").unwrap(), "auto");
+        assert_eq!(c.settings().0.language, Language::from_env());
+        let c = Config::parse(Path::new("c"), br#"{"language": "fr"}"#).unwrap();
+        let (s, warnings) = c.settings();
+        assert_eq!((s.language, warnings.len()), (Language::from_env(), 1));
     }
 }

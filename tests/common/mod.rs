@@ -2,7 +2,9 @@
 //!
 //! [`Home`] is a temporary folder used as the child's `HOME`, so every test gets a fresh store in
 //! `$HOME/.config/tinylingo/`; `TINYLINGO_HOME` and every `XDG_*` variable are removed from the
-//! child's environment so that nothing of the developer's own setup leaks in.
+//! child's environment so that nothing of the developer's own setup leaks in. The locale is
+//! fixed too ([`LOCALE`]): the `language` setting follows it, and the tests expect the Chinese
+//! labels that go with their Chinese terms unless they set another.
 
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
@@ -19,6 +21,10 @@ pub const SEED: [(&str, &str); 4] = [
     ("提交", "git commit 后不要执行 git push，由用户决定是否推送及推送时机"),
     ("依赖更新", "禁止运行初始化脚本，必须使用指定的包管理命令更新依赖"),
 ];
+
+/// The locale every child runs with (`LANG`; `LC_ALL` and `LC_MESSAGES` are removed), unless
+/// a test sets its own.
+pub const LOCALE: &str = "zh_CN.UTF-8";
 
 /// What one run of the binary gave back.
 #[derive(Debug, Clone)]
@@ -114,6 +120,7 @@ impl Home {
         for var in ["TINYLINGO_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"] {
             cmd.env_remove(var);
         }
+        cmd.env_remove("LC_ALL").env_remove("LC_MESSAGES").env("LANG", LOCALE);
         for (key, _) in std::env::vars_os() {
             if key.to_string_lossy().starts_with("XDG_") {
                 cmd.env_remove(&key);

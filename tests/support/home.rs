@@ -19,6 +19,11 @@ pub const EXPLANATION: &str = "ProjectA 背景移除模块，类名 BGRemover，
 pub const HIT: &str = "智能抠图的边缘有锯齿，帮我看看";
 pub const MISS: &str = "今天天气不错";
 
+/// The locale every child runs with (`LANG`; `LC_ALL` and `LC_MESSAGES` are removed), so that
+/// the `language` setting's `auto` is the same on every machine: the tests expect the Chinese
+/// block unless they set another locale.
+pub const LOCALE: &str = "zh_CN.UTF-8";
+
 /// Environment variables that would point tinylingo or an assistant elsewhere than `HOME`.
 const FOREIGN_ENV: &[&str] =
     &["TINYLINGO_HOME", "XDG_CONFIG_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"];
@@ -88,6 +93,7 @@ impl Home {
         for var in FOREIGN_ENV {
             c.env_remove(var);
         }
+        c.env_remove("LC_ALL").env_remove("LC_MESSAGES").env("LANG", LOCALE);
         c
     }
 
