@@ -1,11 +1,10 @@
 //! Other tools' files through install and uninstall.
 //!
 //! * JSON settings (`settings.json`, `hooks.json`) for every platform registered by a command
-//!   hook, through the pure edits `install` and `uninstall` make: text that is not a JSON object
-//!   is refused; a refused install changes nothing; install is idempotent and leaves exactly one
-//!   entry of ours; install then uninstall gives back the user's content (what uninstall alone
-//!   would leave, up to the empty `hooks` containers the edit drops); the rendered file parses
-//!   back to the same content.
+//!   hook, through the format-preserving edits `install` and `uninstall` make: text that does not
+//!   parse as the platform reads it is refused; a refused install changes no byte; install is
+//!   idempotent and leaves exactly one entry of ours, in a file that still parses; install then
+//!   uninstall (told what the file held before) gives back the user's content.
 //! * The same file through the real `install` command (files on disk): a refusal leaves the file
 //!   byte for byte as it was.
 //! * The bytes as an instruction file (`CLAUDE.md`): uninstall after install gives back exactly
@@ -16,9 +15,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use serde_json::{Map, Value};
-use tinylingo::platform::install::{self, Mode};
 use tinylingo::language::Language;
+use tinylingo::platform::install::{self, Mode, Options};
 use tinylingo::platform::instructions::{self, Edit};
 use tinylingo::platform::settings_file::{self, Change};
 use tinylingo::platform::{Platform, Registration};
@@ -26,61 +24,38 @@ use tinylingo::store::Store;
 
 const COMMAND: &str = "/home/u/.config/tinylingo/scripts/tinylingo hook x";
 
-/// Leaves out what install may add and uninstall then drops or keeps: an empty array under
-/// `hooks.<event>`, an empty `hooks`, and the `version` a new Cursor file starts with.
-fn normalise(mut root: Map<String, Value>, event: &str, was_empty: bool) -> Map<String, Value> {
-    if let Some(Value::Object(hooks)) = root.get_mut("hooks") {
-        if hooks.get(event).is_some_and(|v| v.as_array().is_some_and(Vec::is_empty)) {
-            hooks.shift_remove(event);
-        }
-        if hooks.is_empty() {
-            root.shift_remove("hooks");
-        }
-    }
-    if was_empty {
-        root.shift_remove("version");
-    }
-    root
-}
-
 fn settings(input: &[u8]) {
     let path = Path::new("settings.json");
-    let root = match settings_file::parse(path, input) {
-        Ok(root) => root,
-        Err(_) => {
-            let object = serde_json::from_slice::<Value>(input).is_ok_and(|v| v.is_object());
-            assert!(!object, "a JSON object was refused");
-            return;
-        }
-    };
     for p in Platform::ALL {
-        let Registration::Command { event, entry, .. } = p.spec().registration else { continue };
-        let mut edited = root.clone();
-        match settings_file::install(&mut edited, path, event, &entry, COMMAND) {
-            Err(_) => {
-                assert_eq!(edited, root, "{}: a refused install changed the content", p.name());
-                continue;
-            }
-            Ok(_) => {}
+        let Registration::Command { event, entry, comments, .. } = p.spec().registration else {
+            continue;
+        };
+        let Ok(doc) = settings_file::parse(path, input, comments) else { continue };
+        let original = doc.value();
+        let text = doc.render();
+        if doc.install(path, event, &entry, COMMAND).is_err() {
+            assert_eq!(doc.render(), text, "{}: a refused install changed the text", p.name());
+            continue;
         }
-        assert!(settings_file::has_ours(&edited, entry.grouped));
-        let once = edited.clone();
-        let again = settings_file::install(&mut edited, path, event, &entry, COMMAND).unwrap();
-        assert_eq!((again, &edited), (Change::Unchanged, &once), "{}: not idempotent", p.name());
-        let text = settings_file::render(&edited);
-        assert_eq!(settings_file::parse(path, text.as_bytes()).unwrap(), edited, "render");
-
-        assert_eq!(settings_file::uninstall(&mut edited, entry.grouped), Change::Removed);
-        assert!(!settings_file::has_ours(&edited, entry.grouped));
-        let mut alone = root.clone();
-        settings_file::uninstall(&mut alone, entry.grouped);
-        let empty = root.is_empty();
+        assert!(doc.has_ours(entry.grouped));
+        let once = doc.render();
+        let edited = settings_file::parse(path, once.as_bytes(), comments).expect("reparses");
+        let again = edited.install(path, event, &entry, COMMAND).unwrap();
         assert_eq!(
-            normalise(edited, event, empty),
-            normalise(alone, event, empty),
-            "{}: install then uninstall lost or changed the user's content",
+            (again, edited.render()),
+            (Change::Unchanged, once),
+            "{}: not idempotent",
             p.name()
         );
+
+        assert_eq!(edited.uninstall(entry.grouped, Some(&original)), Change::Removed);
+        assert!(!edited.has_ours(entry.grouped));
+        let mut left = edited.value();
+        if original.is_empty() {
+            // The `version` a new Cursor file starts with.
+            left.shift_remove("version");
+        }
+        assert_eq!(left, original, "{}: install then uninstall changed the content", p.name());
     }
 }
 
@@ -102,10 +77,12 @@ fn command_refusal(input: &[u8]) {
     std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
     std::fs::write(&file, input).unwrap();
     let _ = std::fs::remove_file(dir.path().join(".claude/CLAUDE.md"));
-    if install::run(store, Mode::Install, &[Platform::Claude], false).is_err() {
+    let refused =
+        |r: tinylingo::Result<install::Report>| r.map_or(true, |r| r.failures().count() > 0);
+    if refused(install::run(store, Mode::Install, &[Platform::Claude], Options::default())) {
         assert_eq!(std::fs::read(&file).unwrap(), input, "a refused install changed the file");
     }
-    if install::run(store, Mode::Uninstall, &[Platform::Claude], false).is_err() {
+    if refused(install::run(store, Mode::Uninstall, &[Platform::Claude], Options::default())) {
         assert!(std::fs::read(&file).is_ok(), "a refused uninstall removed the file");
     }
 }
