@@ -89,6 +89,7 @@ tinylingo record "依赖更新" "禁止运行初始化脚本，必须使用指�
 
 - 不要猜测，只在有明确依据时记录（用户告知、搜索验证、被纠正）
 - 记录后简要告知用户已保存
+- 如果 tinylingo record 报错 Read-only file system（你在助手的沙箱里，比如 Codex 的），请告诉用户：把 ~/.config/tinylingo 加到 ~/.codex/config.toml 中 [sandbox_workspace_write] 的 writable_roots
 <!-- TINYLINGO-END -->"#;
 
 /// The English block: the Chinese one's content and structure. The example terms are English
@@ -134,6 +135,7 @@ tinylingo record "update dependencies" "Never run the init script; update depend
 
 - Do not guess: record only on clear grounds (the user told you, a search confirmed it, you were corrected)
 - After recording, tell the user briefly that it was saved
+- If tinylingo record fails with "Read-only file system" (you are in an assistant's sandbox, such as Codex's), tell the user to add ~/.config/tinylingo to writable_roots under [sandbox_workspace_write] in ~/.codex/config.toml
 <!-- TINYLINGO-END -->"#;
 
 /// The block in `language`.
@@ -159,7 +161,14 @@ pub const SHIPPED: &[Shipped] = &[
         hash: 0xd37c_2119_ed79_c434,
         what: "zh, the design's block verbatim (commit 73dd46f), as the Node tinylingo wrote it",
     },
-    Shipped { hash: 0x9ce5_cc7c_0c5b_e3e8, what: "en, the first English block" },
+    Shipped {
+        hash: 0xbc76_868e_2d39_13dc,
+        what: "zh, with the note on a read-only file system (Codex's sandbox)",
+    },
+    Shipped {
+        hash: 0xb846_632a_a42e_e0d6,
+        what: "en, the first English block, with the note on a read-only file system",
+    },
 ];
 
 /// FNV-1a (64 bits) of `text` with every `\r\n` read as `\n`.
