@@ -1,6 +1,8 @@
 //! Command-line parsing and printing. Every decision lives in the library; this module turns
 //! arguments into calls and results into text (data on stdout, messages on stderr).
 
+mod thread;
+
 use clap::{Parser, Subcommand};
 use serde_json::json;
 
@@ -134,6 +136,13 @@ tinylingo instructions --language zh\n  tinylingo instructions | pbcopy"
         #[arg(long, value_parser = language_code)]
         language: Option<Language>,
     },
+    /// The thread journal: a daily Markdown record of every exchange (off by default).
+    #[command(after_help = "Examples:\n  tinylingo thread on\n  tinylingo thread status\n  \
+tinylingo thread show --last 5\n  tinylingo thread off")]
+    Thread {
+        #[command(subcommand)]
+        action: thread::Action,
+    },
     /// The hook entry point the assistants run: reads their event on stdin.
     #[command(
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
@@ -172,6 +181,10 @@ pub fn main() -> u8 {
         match args.as_slice() {
             [_, _, name] if Platform::from_name(name).is_some() => {
                 crate::hook::run(Platform::from_name(name).expect("checked"))
+            }
+            // The after-response event: the thread journal.
+            [_, _, name, after] if after == "after" && Platform::from_name(name).is_some() => {
+                crate::journal::after::run(Platform::from_name(name).expect("checked"))
             }
             _ => crate::hook::ignore_arguments(&args[2..]),
         }
@@ -262,6 +275,7 @@ fn run(command: Command) -> Result<u8> {
             crate::hook::run(platform);
             Ok(SUCCESS)
         }
+        Command::Thread { action } => thread::run(&store, action),
         Command::Instructions { language } => {
             warn_config(&store);
             let language = language.unwrap_or_else(config::configured_language);
@@ -283,7 +297,7 @@ fn run(command: Command) -> Result<u8> {
 
 /// Prints what install or uninstall changed (stdout), then each assistant that failed
 /// (stderr): exit 2 when one did, the others having been done all the same.
-fn print_install(report: install::Report) -> Result<u8> {
+pub(crate) fn print_install(report: install::Report) -> Result<u8> {
     if report.none_found.is_some() {
         // Nothing to register is not a failure: a fresh machine has no assistant yet.
         eprint!("{report}");
@@ -341,7 +355,7 @@ fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result
 fn print_injection(store: &Store, platform: Platform, message: String) -> Result<u8> {
     let index = HookIndex::open(store)?;
     let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
-    let event = crate::platform::Event { prompt: message, session: None };
+    let event = crate::platform::Event { prompt: message, session: None, model: None, cwd: None };
     let (output, outcome) = crate::hook::respond(store, platform, data, &event);
     if let Some(text) = output {
         println!("{text}");

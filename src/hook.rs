@@ -58,7 +58,7 @@ pub fn ignore_arguments(args: &[String]) {
 
 /// Logs a failure that came before the index could be read (so without its settings): the
 /// debug setting is read from config.json, which only this failure path pays for.
-fn log_failure(store: &Store, line: &str) {
+pub fn log_failure(store: &Store, line: &str) {
     let debug = crate::store::config::Config::load(store).is_ok_and(|c| c.settings().0.debug);
     if debug {
         append_log(store, line);
@@ -86,11 +86,28 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
             return None;
         }
     };
+    if settings.thread.enabled {
+        keep_for_journal(&store, &event);
+    }
     let (output, outcome) = respond(&store, platform, data, &event);
     log_line(&store, settings, || {
         describe(spec.name, &index, &outcome, event.prompt.chars().count(), started.elapsed())
     });
     output
+}
+
+/// Keeps the prompt for the after-response hook, which writes the journal entry (only while
+/// the journal is on: otherwise the hook does no more than before).
+fn keep_for_journal(store: &Store, event: &Event) {
+    let Some(session) = &event.session else { return };
+    let pending = crate::journal::pending::Pending {
+        prompt: event.prompt.clone(),
+        model: event.model.clone(),
+        cwd: event.cwd.clone(),
+    };
+    if let Err(e) = crate::journal::pending::keep(store, session, &pending) {
+        log_failure(store, &format!("journal: cannot keep the prompt: {e}"));
+    }
 }
 
 /// What the hook prints for `event`, and what matched. Shared with `match --platform`, so that

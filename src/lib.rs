@@ -18,6 +18,8 @@
 //! * [`platform`] knows each assistant: how a hook is registered, what event arrives on stdin,
 //!   and what shape the answer takes on stdout.
 //! * [`hook`] is the hook's path from stdin to stdout; it swallows every error.
+//! * [`journal`] is the opt-in thread journal: the after-response hook pairs each prompt with
+//!   a rule-made summary of its answer, in a readable daily Markdown file.
 //! * [`language`] is the language people read: the instruction block, `match`'s labels and the
 //!   block's names line, English or Chinese, chosen by a setting that follows the locale.
 //! * [`cli`] parses arguments and prints; it holds no logic of its own.
@@ -29,6 +31,7 @@ pub mod cli;
 pub mod error;
 pub mod hook;
 pub mod index;
+pub mod journal;
 pub mod language;
 pub mod matching;
 pub mod platform;

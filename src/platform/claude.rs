@@ -37,6 +37,7 @@ pub(super) const SPEC: Spec = Spec {
     },
     rules: Rules::File("CLAUDE.md"),
     install_notes: &[],
+    after_event: Some("Stop"),
     allow_rule: Some("Bash(tinylingo record:*)"),
     command_guard: "",
     trust_note: None,

@@ -25,6 +25,7 @@ pub(super) const SPEC: Spec = Spec {
          for the model to record terms, add that folder to writable_roots under \
          [sandbox_workspace_write] in config.toml",
     ],
+    after_event: Some("Stop"),
     allow_rule: None,
     command_guard: "",
     trust_note: Some(|dir, file, settings, event| {

@@ -29,6 +29,7 @@ pub(super) const SPEC: Spec = Spec {
          `tinylingo instructions` there",
     ),
     install_notes: &[],
+    after_event: Some("afterAgentResponse"),
     allow_rule: None,
     command_guard: "",
     trust_note: None,

@@ -36,6 +36,7 @@ pub(super) const SPEC: Spec = Spec {
     // (bash's "No such file or directory", exit 127, when the binary was deleted without
     // uninstall) as "deny": the prompt would be dropped. Silenced and turned into exit 0, a
     // missing binary only means no terms.
+    after_event: Some("AfterAgent"),
     allow_rule: None,
     command_guard: " 2>/dev/null || true",
     trust_note: None,

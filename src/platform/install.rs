@@ -43,6 +43,8 @@ use crate::store::{home_dir, Store};
 const PLUGIN_TEMPLATE: &str = include_str!("opencode_plugin.js");
 /// The placeholder in [`PLUGIN_TEMPLATE`], a JavaScript string literal.
 const PLUGIN_BINARY: &str = "\"__TINYLINGO_BINARY__\"";
+/// The placeholder for the journal's state, a JavaScript string literal.
+const PLUGIN_JOURNAL: &str = "\"__TINYLINGO_JOURNAL__\"";
 /// The first line of the plugin: how uninstall knows the file is ours.
 const PLUGIN_SIGNATURE: &str = "// tinylingo OpenCode plugin";
 
@@ -200,7 +202,10 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
     }
     // A refusal must leave no trace, not even the store's folder that taking its lock creates:
     // plan first; then plan again under the lock (serialising with other writers) and apply.
-    let plan = |installed: &Installed| plan(mode, options, &targets, &home, &link, installed);
+    // While the journal is on, install registers the after-response hooks too.
+    let journal_on = crate::journal::Journal::of(store).is_ok_and(|j| j.enabled);
+    let plan =
+        |installed: &Installed| plan(mode, options, journal_on, &targets, &home, &link, installed);
     let report = plan(&Installed::load(store))?;
     if dry_run || report.sections.iter().all(|s| s.error.is_some()) {
         return Ok(report);
@@ -223,6 +228,7 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
 fn plan(
     mode: Mode,
     Options { dry_run, allow_record }: Options,
+    journal_on: bool,
     targets: &[Platform],
     home: &Path,
     link: &Path,
@@ -238,7 +244,7 @@ fn plan(
     };
     for &p in targets {
         let section = match mode {
-            Mode::Install => plan_install(p.spec(), home, link, allow_record),
+            Mode::Install => plan_install(p.spec(), home, link, allow_record, journal_on),
             Mode::Uninstall => plan_uninstall(p.spec(), home, installed),
         };
         let section = section.and_then(|s| writable(&s).map(|()| s));
@@ -373,7 +379,13 @@ fn running_binary(scripts: &Path) -> Result<PathBuf> {
     Ok(stable.unwrap_or(real))
 }
 
-fn plan_install(spec: &Spec, home: &Path, link: &Path, allow_record: bool) -> Result<Section> {
+fn plan_install(
+    spec: &Spec,
+    home: &Path,
+    link: &Path,
+    allow_record: bool,
+    journal_on: bool,
+) -> Result<Section> {
     let dir = spec.config_folder(home);
     let mut section = Section::new(spec.platform);
     if !dir.is_dir() {
@@ -386,19 +398,29 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path, allow_record: bool) -> Re
             let settings =
                 settings_file::parse(&path, bytes.as_deref().unwrap_or_default(), comments)?;
             let command = spec.hook_command(link);
-            let change = settings.install(&path, event, &entry, &command)?;
-            let mut what = format!("{event} hook");
-            let mut verb = match change {
+            let verb_of = |change| match change {
                 Change::Unchanged => Verb::Keep,
                 Change::Updated => Verb::Update,
-                _ => Verb::Add,
+                Change::Removed => Verb::Remove,
+                Change::Added => Verb::Add,
             };
+            // One write of the file; a line in the report for each thing that changed in it.
+            let prompt_hook = settings.install(&path, event, &entry, &command)?;
+            let mut changes = vec![(verb_of(prompt_hook), format!("{event} hook"))];
+            if let Some(after) = spec.after_event {
+                let change = if journal_on {
+                    settings.install(&path, after, &entry, &spec.after_command(link))?
+                } else {
+                    settings.uninstall_event(entry.grouped, after)
+                };
+                if change != Change::Unchanged || journal_on {
+                    changes.push((verb_of(change), format!("{after} hook (thread journal)")));
+                }
+            }
             if let Some(rule) = spec.allow_rule {
                 if allow_record {
-                    if settings.allow(&path, rule)? == Change::Added {
-                        what.push_str(&format!(" and allow rule {rule}"));
-                        verb = if verb == Verb::Keep { Verb::Add } else { verb };
-                    }
+                    let change = settings.allow(&path, rule)?;
+                    changes.push((verb_of(change), format!("allow rule {rule}")));
                 } else if !settings.allows(rule) {
                     section.notes.push(format!(
                         "{} asks before the model runs `tinylingo record` (and a headless run \
@@ -409,8 +431,12 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path, allow_record: bool) -> Re
                 }
             }
             let text = settings.render().into_bytes();
-            let action = if verb == Verb::Keep { Action::None } else { Action::Write(text) };
-            section.steps.push(install_step(verb, what, &path, action, bytes.as_deref()));
+            let unchanged = bytes.as_deref() == Some(&text[..]);
+            let mut action = if unchanged { Action::None } else { Action::Write(text) };
+            for (verb, what) in changes {
+                let this = std::mem::replace(&mut action, Action::None);
+                section.steps.push(install_step(verb, what, &path, this, bytes.as_deref()));
+            }
             if let Some(trust_note) = spec.trust_note {
                 section.notes.push(trust_note(&dir, &path, &settings.value(), event));
             }
@@ -429,7 +455,7 @@ fn plan_install(spec: &Spec, home: &Path, link: &Path, allow_record: bool) -> Re
                 section.steps.push(step(Verb::Create, "folder", &folder, Action::MakeDir));
             }
             let path = folder.join(file);
-            let content = plugin_source(link);
+            let content = plugin_source(link, journal_on);
             let what = "chat.message plugin";
             let write = Action::Write(content.clone().into_bytes());
             let old = read_if_exists(&path)?;
@@ -580,6 +606,12 @@ fn restore(
     }
 }
 
+/// The assistants that have a registration of tinylingo's (the ones `thread on` reinstalls).
+pub fn installed_assistants() -> Vec<Platform> {
+    let Some(home) = home_dir() else { return Vec::new() };
+    Platform::ALL.into_iter().filter(|p| registered(p.spec(), &home)).collect()
+}
+
 /// Whether an assistant still has a registration of ours (an unreadable file counts as yes:
 /// the link stays rather than leave a hook pointing at nothing).
 fn registered(spec: &Spec, home: &Path) -> bool {
@@ -600,10 +632,11 @@ fn registered(spec: &Spec, home: &Path) -> bool {
     }
 }
 
-/// The plugin's text, calling the binary at `link`.
-fn plugin_source(link: &Path) -> String {
+/// The plugin's text, calling the binary at `link`, writing the journal when `journal_on`.
+fn plugin_source(link: &Path, journal_on: bool) -> String {
     let literal = serde_json::to_string(&link.to_string_lossy()).expect("a string serialises");
-    PLUGIN_TEMPLATE.replace(PLUGIN_BINARY, &literal)
+    let journal = if journal_on { "\"on\"" } else { "\"off\"" };
+    PLUGIN_TEMPLATE.replace(PLUGIN_BINARY, &literal).replace(PLUGIN_JOURNAL, journal)
 }
 
 fn is_our_plugin(bytes: &[u8]) -> bool {

@@ -79,6 +79,10 @@ pub struct Spec {
     /// Whether the assistant will run the registered hook, as a note for install's report
     /// (Codex asks the user to trust each hook): given the assistant's folder, the settings
     /// file, its content after install and the event.
+    /// The after-response event the journal's hook is registered under (`Stop`,
+    /// `AfterAgent`…), in the same settings file; `None` when the assistant has no such event
+    /// (OpenCode's plugin watches `session.idle` itself).
+    pub after_event: Option<&'static str>,
     /// A permission rule that lets the model run `tinylingo record` without asking, which
     /// `install --allow-record` adds to the settings file (Claude Code asks by default).
     pub allow_rule: Option<&'static str>,
@@ -174,6 +178,10 @@ impl Platform {
 pub struct Event {
     pub prompt: String,
     pub session: Option<String>,
+    /// The model, when the event names it (Codex CLI's does), and the session's folder: kept
+    /// for the thread journal.
+    pub model: Option<String>,
+    pub cwd: Option<String>,
 }
 
 /// Why an event was not understood or not answered (the hook then stays silent).
@@ -238,12 +246,9 @@ impl Spec {
             Some(Value::String(p)) => p.clone(),
             _ => return Err(EventProblem::NoPrompt),
         };
-        let session = self
-            .session_fields
-            .iter()
-            .find_map(|f| value.get(*f).and_then(Value::as_str))
-            .map(str::to_string);
-        Ok(Event { prompt, session })
+        let text = |field: &str| value.get(field).and_then(Value::as_str).map(str::to_string);
+        let session = self.session_fields.iter().find_map(|f| text(f));
+        Ok(Event { prompt, session, model: text("model"), cwd: text("cwd") })
     }
 
     /// The first of [`Spec::foreign_fields`] the event matches.
@@ -262,6 +267,12 @@ impl Spec {
     pub fn hook_command(&self, binary: &std::path::Path) -> String {
         let binary = crate::error::shell_word(&binary.to_string_lossy());
         format!("{binary} hook {}{}", self.name, self.command_guard)
+    }
+
+    /// The command the after-response registration runs (`… hook <name> after`).
+    pub fn after_command(&self, binary: &std::path::Path) -> String {
+        let binary = crate::error::shell_word(&binary.to_string_lossy());
+        format!("{binary} hook {} after{}", self.name, self.command_guard)
     }
 
     /// What to print for `context` (the rendered block, or `None` when nothing hit).

@@ -21,6 +21,7 @@ pub(super) const SPEC: Spec = Spec {
     },
     rules: Rules::File("AGENTS.md"),
     install_notes: &[],
+    after_event: None,
     allow_rule: None,
     command_guard: "",
     trust_note: None,

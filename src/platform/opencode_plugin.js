@@ -14,6 +14,8 @@ const TINYLINGO = "__TINYLINGO_BINARY__"
 // The hook answers in milliseconds; this only bounds a stuck one (the smart matcher's own
 // timeout is 3 s by default).
 const TIMEOUT_MS = 10000
+// Whether the thread journal is on: `tinylingo thread on` and `thread off` rewrite this line.
+const JOURNAL = "__TINYLINGO_JOURNAL__" === "on"
 
 // What the user typed: their text parts, not parts other plugins or OpenCode added.
 function userText(parts) {
@@ -44,7 +46,53 @@ function partID(parts) {
   return "prt_tinylingo" + Date.now().toString(36)
 }
 
-export const TinylingoPlugin = async () => ({
+// The last answer written to the journal, per session: session.idle may come more than once.
+const journaled = new Map()
+
+// OpenCode has no after-response hook: when a session goes idle, the last assistant message is
+// its answer (a turn with tool calls has several; the last holds the final text) and the user
+// message before it the prompt. `tinylingo hook opencode after` writes the entry; whatever
+// fails, the session is not disturbed.
+async function journal(client, directory, sessionID) {
+  const res = await client.session.messages({ path: { id: sessionID } })
+  const messages = res && Array.isArray(res.data) ? res.data : res
+  if (!Array.isArray(messages)) return
+  let answer
+  let prompt
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const info = (messages[i] && messages[i].info) || {}
+    if (!answer && info.role === "assistant") answer = messages[i]
+    else if (answer && info.role === "user") {
+      prompt = messages[i]
+      break
+    }
+  }
+  if (!answer || !prompt || journaled.get(sessionID) === answer.info.id) return
+  journaled.set(sessionID, answer.info.id)
+  spawnSync(TINYLINGO, ["hook", "opencode", "after"], {
+    input: JSON.stringify({
+      session_id: sessionID,
+      prompt: userText(prompt.parts || []),
+      response: userText(answer.parts || []),
+      model: answer.info.modelID || "",
+      cwd: directory || "",
+    }),
+    timeout: TIMEOUT_MS,
+    stdio: ["pipe", "ignore", "ignore"],
+    windowsHide: true,
+  })
+}
+
+export const TinylingoPlugin = async ({ client, directory } = {}) => ({
+  event: async ({ event }) => {
+    if (!JOURNAL || !event || event.type !== "session.idle" || !client) return
+    try {
+      const sessionID = event.properties && event.properties.sessionID
+      if (sessionID) await journal(client, directory, sessionID)
+    } catch {
+      // The journal is a record; it never disturbs the session.
+    }
+  },
   "chat.message": async (input, output) => {
     try {
       const parts = output && output.parts

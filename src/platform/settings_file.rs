@@ -216,6 +216,21 @@ impl Settings {
     /// this empties goes too, unless `before` (the file as it was before install, when known)
     /// already had it: uninstall removes exactly what install added.
     pub fn uninstall(&self, grouped: bool, before: Option<&Map<String, Value>>) -> Change {
+        self.remove_ours(grouped, before, |_| true)
+    }
+
+    /// Removes our entries under `event` only (the journal's after-response hook when the
+    /// journal is turned off); an event array this empties goes too.
+    pub fn uninstall_event(&self, grouped: bool, event: &str) -> Change {
+        self.remove_ours(grouped, Some(&Map::new()), |name| name == event)
+    }
+
+    fn remove_ours(
+        &self,
+        grouped: bool,
+        before: Option<&Map<String, Value>>,
+        events: impl Fn(&str) -> bool,
+    ) -> Change {
         let Some(hooks) = self.object().object_value("hooks") else {
             return Change::Unchanged;
         };
@@ -223,6 +238,10 @@ impl Settings {
         let had = |key: &str| before_hooks.is_some_and(|h| h.contains_key(key));
         let mut removed = false;
         for prop in hooks.properties() {
+            let name = prop.decoded_name().unwrap_or_default();
+            if !events(&name) {
+                continue;
+            }
             let Some(list) = prop.array_value() else { continue };
             let ours = find_ours(&list, grouped);
             if ours.is_empty() {
@@ -230,7 +249,6 @@ impl Settings {
             }
             removed = true;
             ours.into_iter().for_each(Found::remove);
-            let name = prop.decoded_name().unwrap_or_default();
             if list.elements().is_empty() && !had(&name) {
                 prop.remove();
             }

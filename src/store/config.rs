@@ -28,6 +28,7 @@ pub struct Settings {
     pub language: Language,
     pub smart: SmartSettings,
     pub inject: InjectSettings,
+    pub thread: ThreadSettings,
 }
 
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
@@ -50,6 +51,17 @@ pub struct InjectSettings {
     pub repeat_after: u32,
 }
 
+/// The thread journal (see [`crate::journal`]).
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
+pub struct ThreadSettings {
+    /// `thread on`: the prompt hook keeps each session's prompt for the after-response hook.
+    pub enabled: bool,
+    /// The journal's folder; empty: `threads/` in the store.
+    pub dir: String,
+    /// What the entries give as the user's role.
+    pub role: String,
+}
+
 impl Default for Settings {
     /// The defaults; `language` is `auto`, resolved from this process's locale.
     fn default() -> Settings {
@@ -66,6 +78,7 @@ impl Default for Settings {
                 prompt: crate::matching::llm::DEFAULT_PROMPT.into(),
             },
             inject: InjectSettings { max_chars: 4000, dedupe: false, repeat_after: 20 },
+            thread: ThreadSettings { enabled: false, dir: String::new(), role: "Developer".into() },
         }
     }
 }
@@ -106,6 +119,9 @@ const KNOWN: &[(&str, Kind)] = &[
     ("inject.maxChars", Kind::Integer(100, 10_000)),
     ("inject.dedupe", Kind::Bool),
     ("inject.repeatAfter", Kind::Integer(1, 1_000_000)),
+    ("thread.enabled", Kind::Bool),
+    ("thread.dir", Kind::Text),
+    ("thread.role", Kind::Name),
 ];
 
 /// The dotted names of every key that can be set.
@@ -299,6 +315,9 @@ fn apply(s: &mut Settings, key: &str, v: &Value) {
         "inject.maxChars" => s.inject.max_chars = int() as u32,
         "inject.dedupe" => s.inject.dedupe = v.as_bool().unwrap_or_default(),
         "inject.repeatAfter" => s.inject.repeat_after = int() as u32,
+        "thread.enabled" => s.thread.enabled = v.as_bool().unwrap_or_default(),
+        "thread.dir" => s.thread.dir = text(),
+        "thread.role" => s.thread.role = text(),
         _ => {}
     }
 }
@@ -321,6 +340,11 @@ fn defaults_json() -> Value {
             "maxChars": d.inject.max_chars,
             "dedupe": d.inject.dedupe,
             "repeatAfter": d.inject.repeat_after,
+        },
+        "thread": {
+            "enabled": d.thread.enabled,
+            "dir": d.thread.dir,
+            "role": d.thread.role,
         },
     })
 }

@@ -1,0 +1,70 @@
+//! The prompt a session is waiting on an answer for, kept by the prompt hook while the journal
+//! is on: `<store>/sessions/<hash>.prompt`, beside the de-duplication state and pruned with it
+//! (files unused for 7 days go).
+//!
+//! The after-response hook takes it (reads and deletes it) to pair the prompt with the answer.
+//! A second prompt before the answer replaces the first: the answer belongs to the last one.
+//! Written unsynced, like the session state: a power cut costs at most one entry's prompt.
+
+use std::fs;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::store::sessions::{session_path, sessions_dir};
+use crate::store::Store;
+
+/// What the prompt hook knew when the prompt arrived.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+}
+
+fn path(store: &Store, session: &str) -> std::path::PathBuf {
+    session_path(store, session).with_extension("prompt")
+}
+
+/// Keeps `pending` for `session`, replacing what was kept.
+pub fn keep(store: &Store, session: &str, pending: &Pending) -> Result<()> {
+    let dir = sessions_dir(store);
+    fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, "create folder", e))?;
+    let path = path(store, session);
+    let tmp = path.with_extension(format!("prompt.{}.tmp", std::process::id()));
+    let text = serde_json::to_string(pending).expect("a pending prompt serialises");
+    fs::write(&tmp, text).map_err(|e| Error::io(&tmp, "write", e))?;
+    fs::rename(&tmp, &path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        Error::io(&path, "replace", e)
+    })
+}
+
+/// Takes what was kept for `session`, if anything: it is deleted, so an answer is paired with
+/// a prompt once.
+pub fn take(store: &Store, session: &str) -> Option<Pending> {
+    let path = path(store, session);
+    let text = fs::read(&path).ok()?;
+    let _ = fs::remove_file(&path);
+    serde_json::from_slice(&text).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_prompt_is_taken_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path());
+        let p = Pending { prompt: "第一".into(), model: Some("m".into()), cwd: None };
+        keep(&store, "s", &p).unwrap();
+        let q = Pending { prompt: "第二".into(), model: None, cwd: Some("/p".into()) };
+        keep(&store, "s", &q).unwrap();
+        assert_eq!(take(&store, "other"), None);
+        assert_eq!(take(&store, "s"), Some(q));
+        assert_eq!(take(&store, "s"), None);
+    }
+}
