@@ -140,7 +140,8 @@ fuzz_target!(|input: &[u8]| {
                 assert!(ix.fallback_reason.is_some(), "a file of fuzzer bytes was used as is");
             }
             // The hook's own path over the (possibly damaged) index, sessions included.
-            let event = Event { prompt: PROMPT.to_string(), session: Some("fuzz".into()) };
+            let event =
+                Event { prompt: PROMPT.to_string(), session: Some("fuzz".into()), model: None, cwd: None };
             for p in Platform::ALL {
                 let (out, _) = tinylingo::hook::respond(store, p, data, &event);
                 check_output(p.name(), out.as_deref());

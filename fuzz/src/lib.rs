@@ -75,6 +75,15 @@ pub fn check_output(name: &str, output: Option<&str>) -> Option<String> {
             ctx.as_str().expect("context is text").to_string()
         }),
     };
+    // Gemini CLI gets the block without our tags (it wraps and escapes the context itself):
+    // wrapped here, it is checked like the others.
+    let block = match block {
+        Some(b) if name == "gemini" => {
+            assert!(!b.contains(OPEN) && !b.contains(CLOSE), "tags in Gemini's block: {b:?}");
+            Some(format!("{OPEN}\n{b}\n{CLOSE}"))
+        }
+        other => other,
+    };
     if let Some(b) = &block {
         assert_block(b);
     }

@@ -43,6 +43,13 @@ Setup facts (Claude Code 2.1.197, learned from real runs):
   `~/.claude/backups/…`, `~/.claude/sessions`) but leaves `settings.json` and `CLAUDE.md`
   alone, so the uninstall check runs no client, except in one case that compares only the
   files the user had before.
+- Thread journal (check `journal entry`): `claude -p` runs the `Stop` hook and waits for it
+  before exiting. Its event (2.1.197) holds session_id, transcript_path, cwd, prompt_id,
+  permission_mode, effort, hook_event_name, stop_hook_active, last_assistant_message (the
+  answer's text), background_tasks, session_crons: no model and no prompt (the prompt is in
+  UserPromptSubmit's event, same session_id). When Stop runs, the transcript (JSONL) already holds
+  the answer's `assistant` entry with `message.model`: what the server's message_start said, here
+  the requested model "claude-opus-4-8".
 """
 
 import contextlib

@@ -50,6 +50,11 @@ Setup facts (Codex CLI 0.169.0, learned from real runs here and from its source)
 - A run takes ~0.5-1 s here. A temporary HOME under /tmp is inside workspace-write's writable
   roots (/tmp, $TMPDIR), so the sandbox checks set `exclude_slash_tmp` and
   `exclude_tmpdir_env_var` to make ~/.config/tinylingo unwritable as in a real home.
+- Thread journal (check `journal entry`): Codex runs a `Stop` hook from hooks.json (trust as
+  above, bypassed by the flag) and prints "hook: Stop" / "hook: Stop Completed" on stderr. Its
+  event (0.169.0): session_id, turn_id, transcript_path, cwd, hook_event_name, model (the
+  request's model, "fake-model" here), permission_mode, stop_hook_active,
+  last_assistant_message. UserPromptSubmit's event carries `model` and `prompt` as well.
 """
 
 import contextlib

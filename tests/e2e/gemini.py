@@ -36,6 +36,14 @@ Setup facts (Gemini CLI 0.61.0), learned by running it:
   projects.json, history/ and tmp/ into ~/.gemini when it runs, so the uninstall check never
   runs the client.
 - stderr always holds "256-color support not detected" and "Ripgrep is not available" warnings.
+- Thread journal (check `journal entry`): `AfterAgent` runs once per prompt, after the answer.
+  Its event (0.61.0): session_id, transcript_path, cwd, hook_event_name, timestamp, prompt (as
+  typed), prompt_response (the answer's text), stop_hook_active; BeforeAgent's has no model
+  either. The transcript (~/.gemini/tmp/<project>/chats/session-….jsonl) does: when AfterAgent
+  runs it holds the answer's entry `{"type": "gemini", "content": …, "model": …}`, the routed
+  model of the conversation request's path ("gemini-3.8-flash" here; the router call goes to
+  gemini-3.5-flash-lite). A hook that fails shows on stderr as "Hook execution for AfterAgent:
+  0 succeeded, 1 failed (…)". Hook timeouts are in milliseconds.
 """
 
 import contextlib

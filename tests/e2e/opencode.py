@@ -39,6 +39,16 @@ Setup facts (OpenCode 1.18.33, found by running it and reading its bundled sourc
 - The shell tool is `bash`, parameters `command` (required), `timeout`, `workdir` (no
   `description` in this version; the fake model adds one only when the schema has it); its
   output comes back as a `role: tool` message.
+- `opencode run` joins its message arguments with spaces and wraps one that holds an ASCII space
+  in double quotes (`"a b"` reaches the model, and the plugins, quotes included), so a prompt
+  that must arrive verbatim has no space (a newline is fine).
+- Thread journal (check `journal entry`): tinylingo's plugin acts on the `session.idle` event.
+  `opencode run` exits within ~50 ms of that event without waiting for plugin handlers (tried
+  with a stand-in plugin): an `await client.session.messages(...)` (~10 ms) still completes and
+  a spawnSync after it holds the exit back, but a timer or an async child started later never
+  runs. The messages carry `info.modelID` "m" and `providerID` "fake"; the requests ask for
+  model "m". (Should the race ever lose, `opencode serve` + `opencode run --attach URL` keeps
+  the process alive and lets the handler finish: tried, works.)
 """
 
 import contextlib
