@@ -9,6 +9,9 @@
 #         RECORD_RUNS=N     timed `record` runs per size (default 11)
 #         HOOKBENCH_GATE=R  fail (exit 3) when a hook/no-op ratio exceeds R
 #         DEDUPE=1          measure with inject.dedupe on
+#         JOURNAL=1         measure with the thread journal on: the prompt hook then keeps each
+#                           prompt, and the after-response hook (`hook gemini after`, whose event
+#                           carries prompt and answer) is measured against the no-op too
 #
 # Quote the ratios and medians: absolute times drift on shared machines, ratios measured in
 # one run do not.
@@ -34,6 +37,7 @@ for n in "${sizes[@]}"; do
   target/release/examples/synth "$n" "$store" --event "$work/event.json"
   export TINYLINGO_HOME="$store"
   if [ "${DEDUPE:-0}" = 1 ]; then "$bin" config inject.dedupe true 2>/dev/null; fi
+  if [ "${JOURNAL:-0}" = 1 ]; then "$bin" config thread.enabled true 2>/dev/null; fi
   # The benchmark is only meaningful if the hook really answers from the mapped index.
   out=$("$bin" hook claude <"$work/event.json")
   case "$out" in *TinyLingo*) ;; *) echo "hook gave no block at $n terms: $out" >&2; exit 1 ;; esac
@@ -51,4 +55,15 @@ for n in "${sizes[@]}"; do
   printf '%-9s peak RSS %s KiB   record %s.%03d ms   index %s B / glossary %s B = %s\n' "" \
     "$rss_kib" $((rec_ms / 1000)) $((rec_ms % 1000)) "$isize" "$gsize" \
     "$(awk -v a="$isize" -v b="$gsize" 'BEGIN { printf "%.2f×", a / b }')"
+  if [ "${JOURNAL:-0}" = 1 ]; then
+    # An answer of the usual shape: paragraphs, a list, a code block, a conclusion.
+    answer=$(printf '%s\n\n' "我先看了 src/modules/bgremove 里的实现。" "- 边缘检测用的是 Sobel 算子" \
+      "- alpha 通道没有做抗锯齿" '```rust' 'fn blur() {}' '```' \
+      "总结：锯齿来自 alpha 通道，加一次高斯模糊即可。" | head -c 1500)
+    python3 -c 'import json, sys
+print(json.dumps({"session_id": "bench", "prompt": "智能抠图的边缘有锯齿", "prompt_response": sys.argv[1]}))' \
+      "$answer" >"$work/after.json"
+    after_line=$(target/release/examples/hookbench "$runs" "$work/after.json" "$noop" -- "$bin" hook gemini after)
+    printf '%-9s after-response hook: %s\n' "" "$after_line"
+  fi
 done
