@@ -28,6 +28,9 @@ use crate::error::Result;
 use crate::platform::Platform;
 use crate::store::Store;
 
+/// How long the hook waits for the assistant to write its answer to the transcript.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// Event fields that may hold the answer, first found wins.
 const ANSWER_FIELDS: &[&str] = &["last_assistant_message", "prompt_response", "text", "response"];
 
@@ -66,7 +69,7 @@ pub fn record(store: &Store, platform: Platform, input: &[u8]) -> Result<Option<
     let spec = platform.spec();
     let session = spec.session_fields.iter().find_map(|f| text(f));
     let kept = session.as_deref().and_then(|s| pending::take(store, s));
-    let transcript = text("transcript_path").map(Transcript::read).unwrap_or_default();
+    let transcript = text("transcript_path").map(Transcript::read_settled).unwrap_or_default();
 
     let answer = ANSWER_FIELDS.iter().find_map(|f| text(f)).or(transcript.answer);
     let prompt =
@@ -101,7 +104,21 @@ struct Transcript {
 }
 
 impl Transcript {
-    fn read(path: String) -> Transcript {
+    /// Claude Code runs its `Stop` hook before it has written the answer to the transcript
+    /// (measured: 5 to 50 ms later; a new session's file may not exist yet). So the hook waits
+    /// for an answer in the file, a little: at most [`SETTLE`], then takes what is there.
+    fn read_settled(path: String) -> Transcript {
+        let started = std::time::Instant::now();
+        loop {
+            let found = Transcript::read(&path);
+            if found.model.is_some() || started.elapsed() >= SETTLE {
+                return found;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    fn read(path: &str) -> Transcript {
         let Ok(text) = std::fs::read_to_string(path) else { return Transcript::default() };
         // Gemini CLI keeps a session as one JSON object whose `messages` name their model.
         let session = serde_json::from_str::<Value>(&text).ok();
@@ -114,8 +131,10 @@ impl Transcript {
             let Ok(entry) = serde_json::from_str::<Value>(line) else { continue };
             let message = &entry["message"];
             match entry["type"].as_str() {
-                Some("assistant") if found.answer.is_none() => {
-                    found.model = message["model"].as_str().map(str::to_string);
+                // Claude Code's `assistant` entries; Gemini CLI's JSONL sessions say `gemini`.
+                Some("assistant" | "gemini") if found.model.is_none() => {
+                    let model = message["model"].as_str().or(entry["model"].as_str());
+                    found.model = model.map(str::to_string);
                     found.answer = joined_text(&message["content"]);
                 }
                 Some("user") => {
@@ -163,7 +182,7 @@ mod tests {
             r#"{"type":"assistant","message":{"model":"m2","content":[{"type":"text","text":"总结：好了。"}]}}"#,
         ];
         std::fs::write(&path, lines.join("\n")).unwrap();
-        let t = Transcript::read(path.to_string_lossy().into_owned());
+        let t = Transcript::read(&path.to_string_lossy());
         assert_eq!(t.prompt.as_deref(), Some("新问题"));
         assert_eq!(t.answer.as_deref(), Some("总结：好了。"));
         assert_eq!(t.model.as_deref(), Some("m2"));

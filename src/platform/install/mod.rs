@@ -1,0 +1,359 @@
+//! `install` and `uninstall`: registering the hook and the instruction block with the assistants.
+//!
+//! Both work in two phases. First a plan: every file involved is read and parsed and the new
+//! content computed, without writing anything; a file we cannot parse stops the command right
+//! there, so a refusal changes nothing anywhere. Then, unless it is a dry run, the plan is
+//! applied, each file replaced atomically. The [`Report`] lists what was (or would be) changed.
+//!
+//! What the registrations run is `<store>/scripts/tinylingo hook <platform>`: `scripts/tinylingo`
+//! is a symbolic link to the binary that ran `install`, refreshed by every install. Assistants
+//! thus run the binary directly, and an upgrade that replaces the binary in place (cargo,
+//! a package manager's stable link) needs no new install. With the default store the command
+//! contains [`MARKER`](settings_file::MARKER); a store moved with `TINYLINGO_HOME` registers its own scripts folder,
+//! which [`settings_file::is_ours`] still recognises by its `…/scripts/tinylingo hook` shape.
+//!
+//! Choices where the spec leaves room:
+//! * `install` with no argument installs for every assistant whose configuration folder exists;
+//!   naming an assistant installs it even when its folder is missing (the folder is created).
+//! * `uninstall` with no argument looks at every assistant; it never creates anything, and it
+//!   removes the scripts link once no assistant's registration is left.
+//! * Each assistant is planned and applied on its own: a file that cannot be parsed, or one
+//!   the user made read-only, fails that assistant (nothing of its files is written) while the
+//!   others go on; the command then exits 2 and names each failure.
+//! * Uninstall gives back what was there before install. Install notes in the store's
+//!   [`Installed`] record the text each file had before its first change and every folder it
+//!   created; a file still as install left it gets its old text back byte for byte (or is
+//!   deleted, if install created it), and a file changed since keeps those changes and loses
+//!   only our entries. Only folders install created are removed, and only when empty. A file
+//!   that is a symbolic link (dotfiles) is written through, never replaced or deleted.
+
+mod assistant;
+mod report;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use self::assistant::{is_link, is_our_plugin, plan_install, plan_uninstall};
+use self::report::{step, tilde, Action};
+pub use self::report::{Report, Section, Step, Verb};
+use super::settings_file;
+use super::{Platform, Registration, Spec};
+use crate::error::{Error, Result};
+use crate::store::files::{read_if_exists, write_atomic};
+use crate::store::installed::Installed;
+use crate::store::{home_dir, Store};
+
+/// The name of the link in the scripts folder.
+const BINARY_NAME: &str = "tinylingo";
+
+/// How install or uninstall runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Say what would change, change nothing.
+    pub dry_run: bool,
+    /// Add the assistants' allow rule for `tinylingo record` (see [`Spec::allow_rule`]).
+    pub allow_record: bool,
+}
+
+/// Install or uninstall.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Install,
+    Uninstall,
+}
+
+/// Installs or uninstalls for `named` (every detected assistant, or every assistant, when
+/// empty), or with `dry_run` only says what that would change. An assistant that fails is
+/// reported in its [`Section::error`]; the others are still done.
+pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> Result<Report> {
+    let dry_run = options.dry_run;
+    let home = home_dir().ok_or_else(|| {
+        Error::bad_input(
+            "cannot find the home folder: HOME is not set",
+            Some("set HOME to the folder the assistants keep their settings in".into()),
+        )
+    })?;
+    let scripts = std::path::absolute(store.scripts_dir())
+        .map_err(|e| Error::io(store.scripts_dir(), "resolve", e))?;
+    let link = scripts.join(BINARY_NAME);
+    let targets = targets(&home, mode, named);
+    if targets.is_empty() {
+        let looked: Vec<String> =
+            Platform::ALL.iter().map(|p| tilde(&home, &p.spec().config_folder(&home))).collect();
+        return Ok(Report {
+            mode,
+            dry_run,
+            binary: Vec::new(),
+            sections: Vec::new(),
+            none_found: Some(looked.join(", ")),
+            home,
+        });
+    }
+    // A refusal must leave no trace, not even the store's folder that taking its lock creates:
+    // plan first; then plan again under the lock (serialising with other writers) and apply.
+    // While the journal is on, install registers the after-response hooks too.
+    let journal_on = crate::journal::Journal::of(store).is_ok_and(|j| j.enabled);
+    let plan =
+        |installed: &Installed| plan(mode, options, journal_on, &targets, &home, &link, installed);
+    let report = plan(&Installed::load(store))?;
+    if dry_run || report.sections.iter().all(|s| s.error.is_some()) {
+        return Ok(report);
+    }
+    let _lock = match mode {
+        Mode::Uninstall if !store.dir().exists() => None,
+        _ => Some(store.lock()?),
+    };
+    let mut installed = Installed::load(store);
+    let mut report = plan(&installed)?;
+    apply(&mut report, &mut installed)?;
+    tidy(&report, &scripts, &mut installed);
+    if store.dir().exists() {
+        installed.save(store)?;
+    }
+    Ok(report)
+}
+
+/// Reads everything involved and works out every change, writing nothing.
+fn plan(
+    mode: Mode,
+    Options { dry_run, allow_record }: Options,
+    journal_on: bool,
+    targets: &[Platform],
+    home: &Path,
+    link: &Path,
+    installed: &Installed,
+) -> Result<Report> {
+    let mut report = Report {
+        mode,
+        dry_run,
+        binary: Vec::new(),
+        sections: Vec::new(),
+        none_found: None,
+        home: home.into(),
+    };
+    for &p in targets {
+        let section = match mode {
+            Mode::Install => plan_install(p.spec(), home, link, allow_record, journal_on),
+            Mode::Uninstall => plan_uninstall(p.spec(), home, installed),
+        };
+        let section = section.and_then(|s| writable(&s).map(|()| s));
+        report.sections.push(section.unwrap_or_else(|e| Section::failed(p, e)));
+    }
+    match mode {
+        Mode::Install => report.binary.push(plan_link(link)?),
+        Mode::Uninstall => {
+            // The link stays while any registration still runs it, a failed one included.
+            let done = |p: &Platform| {
+                report.sections.iter().any(|s| s.platform == *p && s.error.is_none())
+            };
+            let still_used =
+                Platform::ALL.into_iter().any(|p| !done(&p) && registered(p.spec(), home));
+            if !still_used && fs::symlink_metadata(link).is_ok() {
+                let what = "link to the tinylingo binary";
+                report.binary.push(step(Verb::Remove, what, link, Action::Delete));
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Refuses to replace or delete a file the user made read-only: renaming over it would
+/// succeed (the folder is writable), silently undoing the protection.
+fn writable(section: &Section) -> Result<()> {
+    for s in &section.steps {
+        if !matches!(s.action, Action::Write(_) | Action::Delete) {
+            continue;
+        }
+        if fs::metadata(&s.path).is_ok_and(|m| m.permissions().readonly()) {
+            return Err(Error::bad_input(
+                format!(
+                    "{} is read-only; tinylingo does not replace a protected file",
+                    s.path.display()
+                ),
+                Some(format!(
+                    "make it writable (chmod u+w {}) and run the command again, or leave this \
+                     assistant out",
+                    crate::error::shell_word(&s.path.to_string_lossy())
+                )),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// After an uninstall, removes the folders install created that are now empty (best effort:
+/// `remove_dir` only removes empty folders), and forgets what was uninstalled.
+fn tidy(report: &Report, scripts: &Path, installed: &mut Installed) {
+    if report.mode == Mode::Uninstall {
+        for section in report.sections.iter().filter(|s| s.error.is_none()) {
+            let dir = section.platform.spec().config_folder(&report.home);
+            for folder in &section.tidy {
+                let _ = fs::remove_dir(folder);
+            }
+            installed.forget_under(&dir);
+        }
+        if !report.binary.is_empty() {
+            let _ = fs::remove_dir(scripts);
+        }
+    }
+}
+
+/// The assistants a command acts on, in the order given: the named ones; else, for
+/// uninstall, all of them; for install, those whose folder exists.
+fn targets(home: &Path, mode: Mode, named: &[Platform]) -> Vec<Platform> {
+    if !named.is_empty() {
+        let mut list = Vec::new();
+        for p in named {
+            if !list.contains(p) {
+                list.push(*p);
+            }
+        }
+        return list;
+    }
+    if mode == Mode::Uninstall {
+        return Platform::ALL.to_vec();
+    }
+    Platform::ALL.into_iter().filter(|p| p.spec().config_folder(home).is_dir()).collect()
+}
+
+/// Points the scripts link at the running binary.
+fn plan_link(link: &Path) -> Result<Step> {
+    let target = running_binary(link.parent().unwrap_or(link))?;
+    let what = format!("link to {}", target.display());
+    Ok(match fs::symlink_metadata(link) {
+        Err(_) => step(Verb::Add, what, link, Action::Link(target)),
+        Ok(_) if fs::read_link(link).ok() == Some(target.clone()) => {
+            step(Verb::Keep, what, link, Action::None)
+        }
+        Ok(_) => step(Verb::Update, what, link, Action::Link(target)),
+    })
+}
+
+/// The binary the link should point at. The path the user ran it by is preferred to the
+/// resolved one when both are the same file: a package manager's stable link
+/// (`/opt/homebrew/bin/tinylingo`) survives upgrades, the versioned file behind it does not.
+fn running_binary(scripts: &Path) -> Result<PathBuf> {
+    let exe = std::env::current_exe()
+        .map_err(|e| Error::io("the running tinylingo binary", "locate", e))?;
+    let real = fs::canonicalize(&exe).unwrap_or_else(|_| exe.clone());
+    let arg0 = std::env::args_os().next().map(PathBuf::from).unwrap_or_default();
+    let mut candidates = Vec::new();
+    if arg0.components().count() > 1 {
+        candidates.extend(std::path::absolute(&arg0).ok());
+    } else if let Some(path) = std::env::var_os("PATH") {
+        candidates.extend(std::env::split_paths(&path).map(|dir| dir.join(&arg0)));
+    }
+    let stable = candidates.into_iter().find(|c| {
+        // The link itself must never become its own target.
+        !c.starts_with(scripts)
+            && c.is_absolute()
+            && fs::canonicalize(c).ok().as_ref() == Some(&real)
+    });
+    Ok(stable.unwrap_or(real))
+}
+
+/// The assistants that have a registration of tinylingo's (the ones `thread on` reinstalls).
+pub fn installed_assistants() -> Vec<Platform> {
+    let Some(home) = home_dir() else { return Vec::new() };
+    Platform::ALL.into_iter().filter(|p| registered(p.spec(), &home)).collect()
+}
+
+/// Whether an assistant still has a registration of ours (an unreadable file counts as yes:
+/// the link stays rather than leave a hook pointing at nothing).
+fn registered(spec: &Spec, home: &Path) -> bool {
+    let dir = spec.config_folder(home);
+    match spec.registration {
+        Registration::Command { file, entry, comments, .. } => {
+            let path = dir.join(file);
+            match read_if_exists(&path) {
+                Ok(None) => false,
+                Ok(Some(bytes)) => settings_file::parse(&path, &bytes, comments)
+                    .map_or(true, |s| s.has_ours(entry.grouped)),
+                Err(_) => true,
+            }
+        }
+        Registration::Plugin { dir: sub, file, other_dirs } => std::iter::once(&sub)
+            .chain(other_dirs)
+            .any(|d| fs::read(dir.join(d).join(file)).is_ok_and(|b| is_our_plugin(&b))),
+    }
+}
+
+/// Carries out the plan: the link first (so that no registration ever points at a missing
+/// binary), then each assistant's folders and files. An assistant whose step fails keeps the
+/// error and stops there; the others go on. What was written is noted in `installed`.
+fn apply(report: &mut Report, installed: &mut Installed) -> Result<()> {
+    // Without the link no hook can run: its failure fails the whole command.
+    for s in &report.binary {
+        apply_step(s, report.mode, installed)?;
+    }
+    for section in report.sections.iter_mut().filter(|s| s.error.is_none()) {
+        let mut steps: Vec<&Step> = section.steps.iter().collect();
+        // Folders before the files in them.
+        steps.sort_by_key(|s| !matches!(s.action, Action::MakeDir));
+        for s in steps {
+            if let Err(e) = apply_step(s, report.mode, installed) {
+                section.error = Some(e);
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn apply_step(s: &Step, mode: Mode, installed: &mut Installed) -> Result<()> {
+    match &s.action {
+        Action::Link(target) => make_link(&s.path, target)?,
+        Action::MakeDir => {
+            fs::create_dir_all(&s.path).map_err(|e| Error::io(&s.path, "create folder", e))?;
+            installed.created_folder(&s.path);
+        }
+        Action::Write(bytes) => {
+            write_through(&s.path, bytes)?;
+            if let (Mode::Install, Some(before)) = (mode, &s.before) {
+                installed.wrote(&s.path, before.as_deref(), &String::from_utf8_lossy(bytes));
+            }
+        }
+        Action::Delete => fs::remove_file(&s.path).map_err(|e| Error::io(&s.path, "remove", e))?,
+        Action::None => {
+            // Already in place: a record from an earlier install stays valid.
+            if let (Mode::Install, Some(Some(now))) = (mode, &s.before) {
+                if installed.file(&s.path).is_some() {
+                    installed.wrote(&s.path, None, now);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes atomically; a symbolic link (a dotfiles setup) is written through to its target
+/// rather than replaced by a plain file.
+fn write_through(path: &Path, bytes: &[u8]) -> Result<()> {
+    let real = if is_link(path) {
+        fs::canonicalize(path).map_err(|e| Error::io(path, "resolve link", e))?
+    } else {
+        path.to_path_buf()
+    };
+    if let Some(parent) = real.parent() {
+        fs::create_dir_all(parent).map_err(|e| Error::io(parent, "create folder", e))?;
+    }
+    write_atomic(&real, bytes)
+}
+
+/// Points `link` at `target`, replacing what was there in one rename.
+fn make_link(link: &Path, target: &Path) -> Result<()> {
+    let dir = link.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create folder", e))?;
+    let tmp = dir.join(format!(".{BINARY_NAME}.{}.tmp", std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    #[cfg(unix)]
+    let made = std::os::unix::fs::symlink(target, &tmp);
+    // Without symbolic links, a copy: upgrades then need `tinylingo install` again.
+    #[cfg(not(unix))]
+    let made = fs::copy(target, &tmp).map(|_| ());
+    made.map_err(|e| Error::io(&tmp, "create link", e))?;
+    fs::rename(&tmp, link).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        Error::io(link, "replace", e)
+    })
+}
