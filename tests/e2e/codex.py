@@ -57,12 +57,9 @@ Setup facts (Codex CLI 0.169.0, learned from real runs here and from its source)
   last_assistant_message. UserPromptSubmit's event carries `model` and `prompt` as well.
 """
 
-import contextlib
-import datetime
 import hashlib
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -588,260 +585,36 @@ JOURNAL_CHECKS = ["journal entry"]
 
 
 # --- thread journal ---------------------------------------------------------------------------
-# (The same helpers are in every driver; candidates for common.py.)
-
-# One exchange with the journal on. The prompt has two lines and a code span but no ASCII
-# space, since OpenCode's `run` wraps an argument holding a space in quotes. The answer is one
-# sentence with the keyword 总结, which the summary rule keeps as it is.
-JOURNAL_PROMPT = "智能抠图的边缘有锯齿，帮我看看\n日志里有`alpha=0`的像素。"
-JOURNAL_REPLY = "总结：边缘锯齿来自 alpha 通道的抗锯齿设置。"
-# The exchange after `tinylingo thread off`: it must add nothing.
-JOURNAL_PROMPT_OFF = "阴影的边缘也有锯齿吗？"
-JOURNAL_REPLY_OFF = "总结：阴影边缘的锯齿同样来自 alpha 通道。"
-# The journal check runs the client (and so the hooks) with this local time zone, UTC+8 in
-# POSIX form (no time zone database needed), so that an entry stamped in UTC, not local time,
-# shows. "Today" is the local date in that zone.
-JOURNAL_TZ = "CST-8"
-JOURNAL_ZONE = datetime.timezone(datetime.timedelta(hours=8))
-OURS = ".config/tinylingo/scripts/"
-ENTRY_HEADING = re.compile(r"^## 交互记录 (\d+)[ \t]*$")
-FIELD_LINE = re.compile(r"^\*\*([^*]+)\*\*: ?(.*)$")
-FENCE_LINE = re.compile(r"^(`{3,})(.*)$")
-
-
-def journal_now():
-    return datetime.datetime.now(JOURNAL_ZONE)
-
-
-@contextlib.contextmanager
-def journal_zone():
-    """Every process started meanwhile (client, hooks, tinylingo) sees TZ=JOURNAL_TZ."""
-    old = os.environ.get("TZ")
-    os.environ["TZ"] = JOURNAL_TZ
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("TZ", None)
-        else:
-            os.environ["TZ"] = old
-
-
-def journal_folder(home):
-    return home.root / ".config" / "tinylingo" / "threads"
-
-
-def journal_snapshot(home):
-    """name → bytes of every file in the journal folder."""
-    folder = journal_folder(home)
-    if not folder.is_dir():
-        return {}
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
-
-
-def parse_journal(text):
-    """A journal file → (title line, entries). An entry is a dict: n, fields (the `**key**: value`
-    lines in order), prompt (the 用户请求 block's text, None without one), summary (the text
-    under AI响应（总结）). Lines inside a fenced block are never headings."""
-    lines = text.split("\n")
-    entries, entry, section, fence, block = [], None, None, None, None
-    for line in lines[1:]:
-        if fence is not None:
-            if re.fullmatch("`{%d,}[ \t]*" % len(fence), line):
-                if section == "prompt" and entry is not None and entry["prompt"] is None:
-                    entry["prompt"] = "\n".join(block)
-                elif section == "summary" and entry is not None:
-                    entry["summary"] += block + [line]
-                fence = None
-            else:
-                block.append(line)
-            continue
-        m = ENTRY_HEADING.match(line)
-        if m:
-            entry = {"n": int(m.group(1)), "fields": [], "prompt": None, "info": None,
-                     "summary": []}
-            entries.append(entry)
-            section = "fields"
-            continue
-        if entry is None:
-            continue
-        if line.startswith("### "):
-            section = {"### 用户请求": "prompt", "### AI响应（总结）": "summary"}.get(
-                line.rstrip(), "other")
-            continue
-        m = FENCE_LINE.match(line)
-        if m:
-            fence, block = m.group(1), []
-            if section == "prompt" and entry["info"] is None:
-                entry["info"] = m.group(2).strip()
-            if section == "summary":
-                entry["summary"].append(line)
-            continue
-        if section == "fields":
-            m = FIELD_LINE.match(line)
-            if m:
-                entry["fields"].append((m.group(1), m.group(2)))
-        elif section == "summary":
-            entry["summary"].append(line)
-    for entry in entries:
-        entry["summary"] = "\n".join(entry["summary"]).strip()
-    return (lines[0] if lines else ""), entries
-
-
-def journal_problems(text, date, started, ended, prompt, summary):
-    """What is wrong with a journal file that should hold exactly one entry, for `prompt` and
-    `summary`, written between `started` and `ended`; and the entry's fields."""
-    title, entries = parse_journal(text)
-    problems = []
-    if title != f"# Thread记录 - {date}":
-        problems.append(f"first line {title[:40]!r}, not '# Thread记录 - {date}'")
-    numbers = [e["n"] for e in entries]
-    if numbers != [1]:
-        problems.append(f"entries numbered {numbers}, expected exactly [1]")
-    if not entries:
-        return problems + [f"file: {text[:200]!r}"], {}
-    entry = entries[0]
-    fields = dict(entry["fields"])
-    keys = [k for k, _ in entry["fields"]]
-    if keys[:3] != ["时间", "模型", "角色"]:
-        problems.append(f"fields {keys}, expected 时间, 模型, 角色 first")
-    stamp = fields.get("时间", "")
-    try:
-        when = datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        problems.append(f"时间 {stamp!r} is not YYYY-MM-DD HH:MM:SS")
-    else:
-        low = started.replace(tzinfo=None, microsecond=0) - datetime.timedelta(seconds=5)
-        high = ended.replace(tzinfo=None) + datetime.timedelta(seconds=5)
-        if stamp[:10] != date:
-            problems.append(f"时间 {stamp} is not today ({date}, TZ={JOURNAL_TZ})")
-        elif not low <= when <= high:
-            problems.append(f"时间 {stamp} is outside the exchange ({low:%H:%M:%S}-"
-                            f"{high:%H:%M:%S} local, TZ={JOURNAL_TZ})")
-    if not fields.get("模型", "").strip():
-        problems.append("no 模型 line" if "模型" not in fields else "模型 is empty")
-    if fields.get("角色") != "Developer":
-        problems.append(f"角色 {fields.get('角色')!r}, expected the default 'Developer'")
-    if entry["prompt"] is None:
-        problems.append("no fenced 用户请求 block")
-    elif entry["prompt"] != prompt:
-        problems.append(f"用户请求 holds {entry['prompt'][:80]!r}, expected {prompt!r}")
-    if entry["prompt"] is not None and entry["info"] != "text":
-        problems.append(f"用户请求 fenced as {entry['info']!r}, expected 'text'")
-    if entry["summary"] != summary:
-        problems.append(f"summary {entry['summary'][:80]!r}, expected {summary!r}")
-    return problems, fields
-
-
-def model_problem(named, asked, source):
-    """'' when the 模型 line names the model the client asked for (a provider prefix such as
-    `fake/m` allowed), else why not. `source`: where the client's hook sees the model."""
-    if named is None or not named.strip():
-        return ""  # reported with the entry's other problems
-    if asked is None:
-        return f"模型 {named!r}, but no request to the fake model showed which model it asked for"
-    if named == asked or named.endswith("/" + asked):
-        return ""
-    if named == "unknown":
-        return f"模型 unknown, though {source} names {asked!r}"
-    return f"模型 {named!r}, but the client asked the fake model for {asked!r}"
-
-
-def hook_commands(settings_path, event):
-    """The commands of tinylingo's entries under hooks.<event> of a Claude/Codex/Gemini-style
-    settings file (plain JSON): [] when none; None when the file is missing or not JSON."""
-    try:
-        data = json.loads(settings_path.read_text())
-    except (OSError, ValueError):
-        return None
-    groups = ((data.get("hooks") or {}).get(event) or []) if isinstance(data, dict) else []
-    return [h.get("command", "") for g in groups if isinstance(g, dict)
-            for h in g.get("hooks") or [] if isinstance(h, dict) and OURS in h.get("command", "")]
-
 
 def check_journal(model):
-    """`journal entry`: with the journal on, one exchange gives exactly one entry (prompt
-    verbatim, summary, local time, model); `thread off` takes the Stop hook out of
-    ~/.codex/hooks.json and the next exchange adds nothing. Codex's Stop event carries
-    `model` (0.169.0: the config's model, as sent in the request) and `last_assistant_message`;
-    hook trust is bypassed with `--dangerously-bypass-hook-trust`, as in the other checks."""
+    """`journal entry` (common.check_journal) with the Stop hook in ~/.codex/hooks.json. Codex's
+    Stop event carries `model` (0.169.0: the config's model, as sent in the request) and
+    `last_assistant_message`; hook trust is bypassed with `--dangerously-bypass-hook-trust`, as
+    in the other checks."""
     home = new_home(model)
+
+    def exchange(prompt, reply):
+        model.clear()
+        model.replies[:] = [reply]
+        rc, out, err = run_codex(home, prompt)
+        requests = model.turn_requests()
+        hooks = "; ".join(hook_statuses(err))
+        return common.Exchange(
+            asked=requests[0].get("model") if requests else None,
+            answer_problem="" if rc == 0 and reply in out else (
+                f"codex exit {rc}, {len(requests)} requests, hooks: {hooks or 'none'}: "
+                f"{tail(err, 100)}"),
+            prompt_problem="" if rc == 0 and any(prompt in t for t in model.texts()) else (
+                f"codex exit {rc}: {tail(err, 100)}"),
+            note=f"Codex showed: {hooks or 'no hook line'}")
+
     try:
-        with journal_zone():
-            journal_case(home, model)
+        say(common.JOURNAL_CHECK, *common.check_journal(
+            "codex", home, exchange, model_source="the Stop event's `model`",
+            found_in="from the Stop event", settings=home.root / ".codex" / "hooks.json",
+            event="Stop", prompt_event="UserPromptSubmit"))
     finally:
         home.cleanup()
-
-
-def journal_case(home, model):
-    check = "journal entry"
-    hooks_json = home.root / ".codex" / "hooks.json"
-    home.tinylingo("install", "codex")
-    on = home.tinylingo("thread", "on", check=False)
-    if on.returncode != 0:
-        say(check, "fail", f"tinylingo thread on: exit {on.returncode}: "
-            f"{(on.stderr or on.stdout).strip()[:200]}")
-        return
-    problems = []
-    if not hook_commands(hooks_json, "Stop"):
-        problems.append("after thread on, ~/.codex/hooks.json has no Stop hook of ours")
-
-    model.clear()
-    model.replies[:] = [JOURNAL_REPLY]
-    started = journal_now()
-    rc, out, err = run_codex(home, JOURNAL_PROMPT)
-    ended = journal_now()
-    requests = model.turn_requests()
-    asked = requests[0].get("model") if requests else None
-    if rc != 0 or JOURNAL_REPLY not in out:
-        problems.append(f"the exchange: codex exit {rc}, {len(requests)} requests, "
-                        f"hooks: {'; '.join(hook_statuses(err)) or 'none'}: {tail(err, 100)}")
-    files = journal_snapshot(home)
-    dates = list(dict.fromkeys(d.strftime("%Y-%m-%d") for d in (started, ended)))
-    name = next((f"thread-{d}.md" for d in dates if f"thread-{d}.md" in files), None)
-    fields = {}
-    if name is None:
-        problems.append(f"no thread-{dates[-1]}.md after the exchange (journal folder: "
-                        f"{sorted(files) or 'empty or missing'}; Codex showed: "
-                        f"{'; '.join(hook_statuses(err)) or 'no hook line'})")
-    else:
-        found, fields = journal_problems(files[name].decode("utf-8", "replace"), name[7:17],
-                                         started, ended, JOURNAL_PROMPT, JOURNAL_REPLY)
-        problems += found
-        wrong = model_problem(fields.get("模型"), asked, "the Stop event's `model`")
-        if wrong:
-            problems.append(wrong)
-
-    # Off: the Stop hook leaves hooks.json, the prompt hook stays, nothing more is written.
-    off = home.tinylingo("thread", "off", check=False)
-    left = hook_commands(hooks_json, "Stop")
-    if off.returncode != 0:
-        problems.append(f"tinylingo thread off: exit {off.returncode}: "
-                        f"{(off.stderr or off.stdout).strip()[:120]}")
-    if left is None:
-        problems.append("after thread off, ~/.codex/hooks.json is missing or not JSON")
-    elif left:
-        problems.append(f"after thread off, hooks.json still has our Stop hook: {left[0]}")
-    if not hook_commands(hooks_json, "UserPromptSubmit"):
-        problems.append("thread off also took out the UserPromptSubmit hook")
-    before = journal_snapshot(home)
-    model.clear()
-    model.replies[:] = [JOURNAL_REPLY_OFF]
-    rc, out, err = run_codex(home, JOURNAL_PROMPT_OFF)
-    if rc != 0 or not any(JOURNAL_PROMPT_OFF in t for t in model.texts()):
-        problems.append(f"the exchange after thread off: codex exit {rc}: {tail(err, 100)}")
-    after = journal_snapshot(home)
-    if after != before:
-        changed = sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
-        problems.append(f"the exchange after thread off still wrote to {changed}")
-
-    if problems:
-        say(check, "fail", " | ".join(problems).replace(str(home.root), "~"))
-    else:
-        say(check, "pass",
-            f"one entry, 时间 {fields.get('时间')} (TZ={JOURNAL_TZ}), 模型 {fields.get('模型')} "
-            f"(asked for {asked}; from the Stop event), prompt verbatim, summary = the answer; "
-            f"thread off: Stop hook gone, next exchange wrote nothing")
 
 
 def main():
