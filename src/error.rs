@@ -58,12 +58,10 @@ impl Error {
                     dir.display()
                 ))
             }
-            Error::Io { source, path, .. } if crate::store::files::is_not_regular(source) => {
-                Some(format!(
-                    "tinylingo reads and writes only regular files there; move it aside: {}",
-                    path.display()
-                ))
-            }
+            Error::Io { source, path, .. } if is_not_regular(source) => Some(format!(
+                "tinylingo reads and writes only regular files there; move it aside: {}",
+                path.display()
+            )),
             Error::Io { .. } => None,
             Error::BadFile { path, .. } => Some(format!(
                 "fix the file by hand (it was left untouched), or move it aside: {}",
@@ -107,6 +105,31 @@ impl std::error::Error for Error {
             _ => None,
         }
     }
+}
+
+/// The error of opening a store file (`store::files::open_regular`) at a path that holds
+/// something other than a regular file: a FIFO or a device, which would make the hook wait.
+/// It lives here, with the error type, because [`Error::hint`] recognises it.
+#[derive(Debug)]
+pub struct NotRegular;
+
+impl fmt::Display for NotRegular {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a regular file")
+    }
+}
+
+impl std::error::Error for NotRegular {}
+
+impl From<NotRegular> for io::Error {
+    fn from(e: NotRegular) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidInput, e)
+    }
+}
+
+/// Whether `e` is a [`NotRegular`] refusal.
+pub fn is_not_regular(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<NotRegular>())
 }
 
 /// Quotes a word for a shell command line shown in a hint, only when it needs quoting.

@@ -15,6 +15,10 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
+// The error of `open_regular` for a path that holds something other than a regular file. It is
+// defined with the error type, whose hint recognises it, so that `error` needs nothing here.
+pub use crate::error::{is_not_regular, NotRegular};
+
 /// An exclusive advisory lock on the store, released on drop or when the process exits.
 #[derive(Debug)]
 pub struct StoreLock {
@@ -63,29 +67,6 @@ pub fn open_regular(path: &Path, options: &mut OpenOptions) -> io::Result<File> 
         return Err(NotRegular.into());
     }
     Ok(file)
-}
-
-/// The error of [`open_regular`] for a path that holds something other than a regular file.
-#[derive(Debug)]
-pub struct NotRegular;
-
-impl std::fmt::Display for NotRegular {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("not a regular file")
-    }
-}
-
-impl std::error::Error for NotRegular {}
-
-impl From<NotRegular> for io::Error {
-    fn from(e: NotRegular) -> io::Error {
-        io::Error::new(io::ErrorKind::InvalidInput, e)
-    }
-}
-
-/// Whether `e` came from [`open_regular`] refusing the file.
-pub fn is_not_regular(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<NotRegular>())
 }
 
 /// Replaces `path` with `contents` atomically: a reader or a crash sees the old content or the
