@@ -337,6 +337,12 @@ impl Settings {
             .any(|list| !find_ours(&list, grouped).is_empty())
     }
 
+    /// Our handler under `hooks.<event>` (the first, should there be several), as a plain value.
+    pub fn ours_under(&self, event: &str, grouped: bool) -> Option<Value> {
+        let list = self.object().object_value("hooks")?.array_value(event)?;
+        find_ours(&list, grouped).first()?.handler().to_serde_value()
+    }
+
     /// Whether the file holds nothing but what [`Settings::install`] puts in a file it creates,
     /// once our entry is gone: such a file, if install created it, is deleted by uninstall.
     pub fn is_bare(&self, entry: &CommandEntry) -> bool {

@@ -252,13 +252,13 @@ pub(super) fn restore(
 }
 
 /// The plugin's text, calling the binary at `link`, writing the journal when `journal_on`.
-pub(super) fn plugin_source(link: &Path, journal_on: bool) -> String {
+pub(crate) fn plugin_source(link: &Path, journal_on: bool) -> String {
     let literal = serde_json::to_string(&link.to_string_lossy()).expect("a string serialises");
     let journal = if journal_on { "\"on\"" } else { "\"off\"" };
     PLUGIN_TEMPLATE.replace(PLUGIN_BINARY, &literal).replace(PLUGIN_JOURNAL, journal)
 }
 
-pub(super) fn is_our_plugin(bytes: &[u8]) -> bool {
+pub(crate) fn is_our_plugin(bytes: &[u8]) -> bool {
     bytes.starts_with(PLUGIN_SIGNATURE.as_bytes())
 }
 
@@ -286,7 +286,7 @@ pub(super) fn is_link(path: &Path) -> bool {
 }
 
 /// A text file's content, which must be UTF-8.
-pub(super) fn utf8_text(path: &Path, bytes: &[u8]) -> Result<String> {
+pub(crate) fn utf8_text(path: &Path, bytes: &[u8]) -> Result<String> {
     String::from_utf8(bytes.to_vec()).map_err(|_| Error::BadFile {
         path: path.to_path_buf(),
         line: None,

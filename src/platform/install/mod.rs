@@ -33,8 +33,10 @@ mod report;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use self::assistant::{is_link, is_our_plugin, plan_install, plan_uninstall};
-use self::report::{step, tilde, Action};
+use self::assistant::{is_link, plan_install, plan_uninstall};
+pub(crate) use self::assistant::{is_our_plugin, plugin_source, utf8_text};
+pub(crate) use self::report::tilde;
+use self::report::{step, Action};
 pub use self::report::{Report, Section, Step, Verb};
 use super::settings_file;
 use super::{Platform, Registration, Spec};
@@ -73,9 +75,8 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
             Some("set HOME to the folder the assistants keep their settings in".into()),
         )
     })?;
-    let scripts = std::path::absolute(store.scripts_dir())
-        .map_err(|e| Error::io(store.scripts_dir(), "resolve", e))?;
-    let link = scripts.join(BINARY_NAME);
+    let link = link_path(store)?;
+    let scripts = link.parent().unwrap_or(&link).to_path_buf();
     let targets = targets(&home, mode, named);
     if targets.is_empty() {
         let looked: Vec<String> =
@@ -111,6 +112,13 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
         installed.save(store)?;
     }
     Ok(report)
+}
+
+/// The scripts link the registrations run: `<store>/scripts/tinylingo`, made absolute.
+pub(crate) fn link_path(store: &Store) -> Result<PathBuf> {
+    let scripts = std::path::absolute(store.scripts_dir())
+        .map_err(|e| Error::io(store.scripts_dir(), "resolve", e))?;
+    Ok(scripts.join(BINARY_NAME))
 }
 
 /// Reads everything involved and works out every change, writing nothing.
@@ -260,7 +268,7 @@ pub fn installed_assistants() -> Vec<Platform> {
 
 /// Whether an assistant still has a registration of ours (an unreadable file counts as yes:
 /// the link stays rather than leave a hook pointing at nothing).
-fn registered(spec: &Spec, home: &Path) -> bool {
+pub(crate) fn registered(spec: &Spec, home: &Path) -> bool {
     let dir = spec.config_folder(home);
     match spec.registration {
         Registration::Command { file, entry, comments, .. } => {

@@ -131,7 +131,7 @@ pub(super) fn install_step(
 }
 
 /// `path` with the home folder shown as `~`.
-pub(super) fn tilde(home: &Path, path: &Path) -> String {
+pub(crate) fn tilde(home: &Path, path: &Path) -> String {
     match path.strip_prefix(home) {
         Ok(rest) => format!("~/{}", rest.display()),
         Err(_) => path.display().to_string(),
