@@ -143,6 +143,15 @@ tinylingo thread show --last 5\n  tinylingo thread off")]
         #[command(subcommand)]
         action: thread::Action,
     },
+    /// Check the installation: each assistant's registration, the glossary and index, smart
+    /// matching, the thread journal. Exit 0 when every check holds, 1 otherwise.
+    #[command(after_help = "One line per check; a failed one is followed by what to do about \
+it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
+    Doctor {
+        /// text: `ok`/`FAIL` lines; json: an array of {check, assistant, ok, detail, fix}.
+        #[arg(long, value_enum, default_value_t = DoctorFormat::Text)]
+        format: DoctorFormat,
+    },
     /// The hook entry point the assistants run: reads their event on stdin.
     #[command(
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
@@ -152,6 +161,13 @@ tinylingo thread show --last 5\n  tinylingo thread off")]
         #[arg(value_parser = platform_name)]
         platform: Platform,
     },
+}
+
+/// How `doctor` prints its checks.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum DoctorFormat {
+    Text,
+    Json,
 }
 
 fn platform_name(s: &str) -> std::result::Result<Platform, String> {
@@ -276,6 +292,7 @@ fn run(command: Command) -> Result<u8> {
             Ok(SUCCESS)
         }
         Command::Thread { action } => thread::run(&store, action),
+        Command::Doctor { format } => print_doctor(&crate::doctor::run(&store), format),
         Command::Instructions { language } => {
             warn_config(&store);
             let language = language.unwrap_or_else(config::configured_language);
@@ -313,6 +330,38 @@ pub(crate) fn print_install(report: install::Report) -> Result<u8> {
         code = e.exit_code().max(2) as u8;
     }
     Ok(code)
+}
+
+/// Prints `doctor`'s checks: exit 0 when all hold, 1 otherwise.
+fn print_doctor(checks: &[crate::doctor::Check], format: DoctorFormat) -> Result<u8> {
+    match format {
+        DoctorFormat::Json => {
+            let list: Vec<_> = checks
+                .iter()
+                .map(|c| {
+                    json!({
+                        "check": c.check,
+                        "assistant": c.assistant.map(Platform::name),
+                        "ok": c.ok,
+                        "detail": c.detail,
+                        "fix": c.fix,
+                    })
+                })
+                .collect();
+            println!("{}", pretty_json(&list));
+        }
+        DoctorFormat::Text => {
+            for c in checks {
+                let who = c.assistant.map_or(String::new(), |p| format!("{} ", p.spec().display));
+                let state = if c.ok { "ok  " } else { "FAIL" };
+                println!("{state} {who}{}: {}", c.check, c.detail);
+                if let Some(fix) = &c.fix {
+                    println!("     fix: {fix}");
+                }
+            }
+        }
+    }
+    Ok(if crate::doctor::all_ok(checks) { SUCCESS } else { NOTHING })
 }
 
 /// Prints the warnings about values in config.json that are ignored.

@@ -22,12 +22,14 @@
 //!   a rule-made summary of its answer, in a readable daily Markdown file.
 //! * [`language`] is the language people read: the instruction block, `match`'s labels and the
 //!   block's names line, English or Chinese, chosen by a setting that follows the locale.
+//! * [`doctor`] checks an installation the way a person would by hand, read-only.
 //! * [`cli`] parses arguments and prints; it holds no logic of its own.
 //!
 //! Data flows one way: cli → store/index → matching → platform output.
 
 pub mod actions;
 pub mod cli;
+pub mod doctor;
 pub mod error;
 pub mod hook;
 pub mod index;
