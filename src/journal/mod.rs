@@ -38,7 +38,7 @@ pub mod summary;
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::error::{Error, Result};
 use crate::store::config::Config;
@@ -247,22 +247,6 @@ pub fn today() -> String {
 /// The local time now, `YYYY-MM-DD HH:MM:SS`.
 pub fn now() -> String {
     jiff::Zoned::now().strftime("%Y-%m-%d %H:%M:%S").to_string()
-}
-
-/// The day files in the journal's folder, oldest first (their dates).
-pub fn dates(dir: &Path) -> Vec<String> {
-    let mut found: Vec<String> = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let date = name.strip_prefix("thread-")?.strip_suffix(".md")?;
-            (date.len() == 10).then(|| date.to_string())
-        })
-        .collect();
-    found.sort();
-    found
 }
 
 #[cfg(test)]

@@ -92,10 +92,6 @@ impl Installed {
         self.folders.insert(key(path));
     }
 
-    pub fn is_created_folder(&self, path: &Path) -> bool {
-        self.folders.contains(&key(path))
-    }
-
     /// Forgets everything at or under `dir` (after an uninstall of the assistant it belongs
     /// to).
     pub fn forget_under(&mut self, dir: &Path) {
