@@ -77,7 +77,7 @@ pub fn set_config(store: &Store, key: &str, value: &str) -> Result<()> {
 
 /// The glossary, for a change: borrowed from the index when it is current (see
 /// [`index::CurrentIndex`]), else read from `glossary.json`. The caller holds the store's lock.
-fn load_glossary<'a>(
+pub(crate) fn load_glossary<'a>(
     store: &Store,
     current: Option<&'a index::CurrentIndex>,
 ) -> Result<Glossary<'a>> {
@@ -94,7 +94,7 @@ fn load_glossary<'a>(
 /// stamped with the fingerprints taken right after the glossary's rename: they describe the
 /// file just written, whose content is exactly what the index holds. (A hand edit landing
 /// after that stat changes the fingerprint, so the hook reads the edit from the file.)
-fn save_and_reindex(store: &Store, glossary: &Glossary) -> Result<()> {
+pub(crate) fn save_and_reindex(store: &Store, glossary: &Glossary) -> Result<()> {
     // A broken config.json is reported by `config`; here its defaults apply, as in the hook.
     let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
     std::thread::scope(|s| {

@@ -23,6 +23,9 @@
 //! * [`language`] is the language people read: the instruction block, `match`'s labels and the
 //!   block's names line, English or Chinese, chosen by a setting that follows the locale.
 //! * [`doctor`] checks an installation the way a person would by hand, read-only.
+//! * [`search`], [`stats`] (with the hook's [`usage`] log), [`removal`] (two-step bulk
+//!   removal) and [`exchange`] (export and import) are how people keep a glossary of
+//!   thousands of entries; [`output`] is the machine formats they all print.
 //! * [`cli`] parses arguments and prints; it holds no logic of its own.
 //!
 //! Data flows one way: cli → store/index → matching → platform output.
@@ -31,12 +34,18 @@ pub mod actions;
 pub mod cli;
 pub mod doctor;
 pub mod error;
+pub mod exchange;
 pub mod hook;
 pub mod index;
 pub mod journal;
 pub mod language;
 pub mod matching;
+pub mod output;
 pub mod platform;
+pub mod removal;
+pub mod search;
+pub mod stats;
 pub mod store;
+pub mod usage;
 
 pub use error::{Error, Result};
