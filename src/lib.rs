@@ -32,6 +32,7 @@
 
 pub mod actions;
 pub mod cli;
+pub mod closest;
 pub mod doctor;
 pub mod error;
 pub mod exchange;
