@@ -7,7 +7,8 @@
 //! At 100k terms the glossary holds some 20 MB of text, and a search must stay well under
 //! 50 ms, so the common queries never lowercase the glossary:
 //!
-//! * a query with no letter that has case (CJK, digits, punctuation) is a plain byte search;
+//! * a query with no letter that has case (CJK, digits, punctuation) is a plain byte search
+//!   (memchr's `memmem`, SIMD);
 //! * a query whose cased letters are all ASCII runs one Aho-Corasick automaton with ASCII case
 //!   folding, which is as fast as a plain search;
 //! * only a query with other cased letters (`É`, `Ж`) lowercases each entry it looks at.
@@ -35,7 +36,9 @@ pub struct Query {
 enum How {
     /// Everything matches (an empty query).
     All,
-    /// Bytes, or bytes with ASCII case folded.
+    /// The query's bytes, exactly: it has no letter with case.
+    Bytes(memchr::memmem::Finder<'static>),
+    /// Bytes with ASCII case folded.
     Automaton(AhoCorasick),
     /// Unicode lowercase of the query, compared with each text's lowercase.
     Lowercase(String),
@@ -45,6 +48,8 @@ impl Query {
     pub fn new(query: &str, scope: Scope) -> Query {
         let how = if query.is_empty() {
             How::All
+        } else if !query.chars().any(has_case) {
+            How::Bytes(memchr::memmem::Finder::new(query.as_bytes()).into_owned())
         } else if query.chars().all(|c| c.is_ascii() || !has_case(c)) {
             let automaton = AhoCorasick::builder()
                 .ascii_case_insensitive(true)
@@ -61,6 +66,7 @@ impl Query {
     pub fn matches(&self, term: &str, explanation: &str) -> bool {
         let hit = |text: &str| match &self.how {
             How::All => true,
+            How::Bytes(f) => f.find(text.as_bytes()).is_some(),
             How::Automaton(a) => a.is_match(text),
             How::Lowercase(q) => text.to_lowercase().contains(q.as_str()),
         };
