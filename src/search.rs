@@ -37,7 +37,7 @@ enum How {
     /// Everything matches (an empty query).
     All,
     /// The query's bytes, exactly: it has no letter with case.
-    Bytes(memchr::memmem::Finder<'static>),
+    Bytes(Box<memchr::memmem::Finder<'static>>),
     /// Bytes with ASCII case folded.
     Automaton(AhoCorasick),
     /// Unicode lowercase of the query, compared with each text's lowercase.
@@ -49,7 +49,7 @@ impl Query {
         let how = if query.is_empty() {
             How::All
         } else if !query.chars().any(has_case) {
-            How::Bytes(memchr::memmem::Finder::new(query.as_bytes()).into_owned())
+            How::Bytes(Box::new(memchr::memmem::Finder::new(query.as_bytes()).into_owned()))
         } else if query.chars().all(|c| c.is_ascii() || !has_case(c)) {
             let automaton = AhoCorasick::builder()
                 .ascii_case_insensitive(true)
