@@ -29,6 +29,7 @@ pub struct Settings {
     pub smart: SmartSettings,
     pub inject: InjectSettings,
     pub thread: ThreadSettings,
+    pub matching: MatchingSettings,
 }
 
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
@@ -62,6 +63,16 @@ pub struct ThreadSettings {
     pub role: String,
 }
 
+/// How terms are matched (see [`crate::matching::boundary`]).
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
+pub struct MatchingSettings {
+    /// `matching.wordBoundary`: a term whose end is an ASCII letter, digit or `_` hits only
+    /// where that end is not continued by another (`loo` no longer hits in `look`). Off by
+    /// default: exact matching is then a plain substring search. The index is built for it
+    /// (its automaton and prefilter carry it), so the hook never reads it from here.
+    pub word_boundary: bool,
+}
+
 impl Default for Settings {
     /// The defaults; `language` is `auto`, resolved from this process's locale.
     fn default() -> Settings {
@@ -79,6 +90,7 @@ impl Default for Settings {
             },
             inject: InjectSettings { max_chars: 4000, dedupe: false, repeat_after: 20 },
             thread: ThreadSettings { enabled: false, dir: String::new(), role: "Developer".into() },
+            matching: MatchingSettings { word_boundary: false },
         }
     }
 }
@@ -122,6 +134,7 @@ const KNOWN: &[(&str, Kind)] = &[
     ("thread.enabled", Kind::Bool),
     ("thread.dir", Kind::Text),
     ("thread.role", Kind::Name),
+    ("matching.wordBoundary", Kind::Bool),
 ];
 
 /// The dotted names of every key that can be set.
@@ -318,6 +331,7 @@ fn apply(s: &mut Settings, key: &str, v: &Value) {
         "thread.enabled" => s.thread.enabled = v.as_bool().unwrap_or_default(),
         "thread.dir" => s.thread.dir = text(),
         "thread.role" => s.thread.role = text(),
+        "matching.wordBoundary" => s.matching.word_boundary = v.as_bool().unwrap_or_default(),
         _ => {}
     }
 }
@@ -345,6 +359,9 @@ fn defaults_json() -> Value {
             "enabled": d.thread.enabled,
             "dir": d.thread.dir,
             "role": d.thread.role,
+        },
+        "matching": {
+            "wordBoundary": d.matching.word_boundary,
         },
     })
 }
