@@ -13,6 +13,8 @@ pub mod automaton;
 pub mod boundary;
 pub mod fuzzy;
 pub mod llm;
+#[cfg(test)]
+mod tests;
 
 /// Read access to the terms and explanations of a glossary by id (glossary order).
 ///
