@@ -23,6 +23,12 @@
 //! into four overlapping windows searched side by side
 //! (`ArchivedAutomaton::find_in_lanes`), so that four such chains are in flight at once.
 //!
+//! # Whole words
+//!
+//! `find_words` runs the same walk and notes the same states; only the report differs, so the
+//! choice is made once per batch of notes, in `report`, and the transition loop is the same
+//! with the setting off. See [`ArchivedAutomaton::find_words`].
+//!
 //! # Damaged tables
 //!
 //! Every access is a checked `.get()`. Loops are bounded without trusting any stored number:
