@@ -4,8 +4,11 @@
 //! the index so the very next prompt sees the change. Nothing is written when the change is
 //! refused, and a file that cannot be parsed is never overwritten.
 
+use std::path::Path;
+
 use crate::error::{Error, Result};
 use crate::index;
+use crate::project::Project;
 use crate::store::config::Config;
 use crate::store::glossary::Recorded;
 use crate::store::{Glossary, Store};
@@ -69,6 +72,67 @@ pub fn set_config(store: &Store, key: &str, value: &str) -> Result<()> {
     let _lock = store.lock()?;
     let mut config = Config::load(store)?;
     config.set(key, value)?;
+    save_config(store, &config)
+}
+
+/// Adds `folder` (canonical) to the trusted project roots; `false` when it was there already.
+pub fn trust(store: &Store, folder: &Path) -> Result<bool> {
+    change_trust(store, folder, true)
+}
+
+/// Takes `folder` (canonical) off the trusted project roots; `false` when it was not there.
+pub fn untrust(store: &Store, folder: &Path) -> Result<bool> {
+    change_trust(store, folder, false)
+}
+
+fn change_trust(store: &Store, folder: &Path, trusted: bool) -> Result<bool> {
+    let folder = folder.to_string_lossy().into_owned();
+    let _lock = store.lock()?;
+    let mut config = Config::load(store)?;
+    let mut list = config.trusted();
+    let present = list.contains(&folder);
+    if present == trusted {
+        return Ok(false);
+    }
+    if trusted {
+        list.push(folder);
+    } else {
+        list.retain(|f| *f != folder);
+    }
+    config.set_trusted(list);
+    save_config(store, &config)?;
+    Ok(true)
+}
+
+/// `record --project`: records in the project's glossary (creating `.tinylingo/` and its
+/// `.gitignore` first), and trusts the project's folder: the user wrote its glossary.
+pub fn record_in_project(
+    user: &Store,
+    project: &Project,
+    term: &str,
+    explanation: &str,
+    force: bool,
+) -> Result<Recorded> {
+    Glossary::default().record(term, explanation, force)?;
+    project.prepare()?;
+    let recorded =
+        record(&project.store, term, explanation, force).map_err(|e| project.explain(e))?;
+    adopt(user, project)?;
+    Ok(recorded)
+}
+
+/// After the user wrote a project's glossary (`record`, `import --project`): its folder has
+/// its `.gitignore`, and is trusted. `true` when it was not trusted before.
+pub fn adopt(user: &Store, project: &Project) -> Result<bool> {
+    project.prepare()?;
+    let root = std::fs::canonicalize(&project.root)
+        .map_err(|e| Error::io(&project.root, "find folder", e))?;
+    trust(user, &root)
+}
+
+/// Writes the user's config and rebuilds the index, which archives the settings the hook
+/// reads. The caller holds the store's lock.
+fn save_config(store: &Store, config: &Config) -> Result<()> {
     config.save(store)?;
     // A glossary we cannot parse does not stop a config change; the hook stays silent until the
     // glossary is fixed, and the next command that reads it reports the problem.

@@ -13,6 +13,7 @@ use crate::exchange::{ExportFormat, ImportFormat};
 use crate::language::Language;
 use crate::output::Format;
 use crate::platform::{install, instructions, Platform};
+use crate::project::{self, Filter, Scopes};
 use crate::store::config::{self, Config};
 use crate::store::glossary::Recorded;
 use crate::store::Store;
@@ -50,6 +51,10 @@ tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
         /// Replace the explanation of a term that is already recorded.
         #[arg(short, long)]
         force: bool,
+        /// Record in the project glossary (.tinylingo/glossary.json, shared through git),
+        /// created at the git work tree's root the first time; trusts that folder.
+        #[arg(long)]
+        project: bool,
     },
     /// Remove recorded terms: by name, or every entry a search finds (in two steps).
     #[command(
@@ -77,16 +82,21 @@ tinylingo remove --confirm K7Q2MX\n  tinylingo remove --search old-api --yes"
         /// With --search: remove at once, without a confirmation (for scripts).
         #[arg(short, long, requires = "search")]
         yes: bool,
+        /// Remove from the project glossary instead of yours.
+        #[arg(long)]
+        project: bool,
     },
     /// List recorded terms in glossary order.
     #[command(
         visible_alias = "ls",
         after_help = "Examples:\n  tinylingo list\n  tinylingo list --recent 10\n  \
-tinylingo list --format tsv | cut -f1\n  tinylingo list --json"
+tinylingo list --format tsv | cut -f1\n  tinylingo list --json\n  tinylingo list --project"
     )]
     List {
         #[command(flatten)]
         format: FormatArgs,
+        #[command(flatten)]
+        scope: ScopeArgs,
     },
     /// Find entries whose term or explanation contains a text (case-insensitive).
     #[command(after_help = "Exit 1 when nothing matches.\n\nExamples:\n  \
@@ -100,9 +110,13 @@ tinylingo search git --format jsonl")]
         term_only: bool,
         #[command(flatten)]
         format: FormatArgs,
+        #[command(flatten)]
+        scope: ScopeArgs,
     },
     /// Print the glossary for sharing: JSON (the glossary file's format), JSONL, TSV, Markdown.
-    #[command(after_help = "Examples:\n  tinylingo export > glossary-backup.json\n  \
+    #[command(after_help = "JSON (the default) is one glossary file: yours, unless --project \
+says the project's. The other formats carry both, with a scope.\n\nExamples:\n  \
+tinylingo export > glossary-backup.json\n  \
 tinylingo export --format md > docs/glossary.md\n  tinylingo export --search ProjectA --format tsv")]
     Export {
         #[arg(long, value_enum, default_value_t)]
@@ -110,6 +124,8 @@ tinylingo export --format md > docs/glossary.md\n  tinylingo export --search Pro
         /// Only the entries whose term or explanation contains QUERY.
         #[arg(long, value_name = "QUERY")]
         search: Option<String>,
+        #[command(flatten)]
+        scope: ScopeArgs,
     },
     /// Add entries from a file (or - for stdin): JSON, JSONL or TSV as `export` writes them.
     #[command(after_help = "All or nothing: a bad line stops the import (exit 2, nothing \
@@ -134,6 +150,9 @@ tinylingo export | ssh other-host tinylingo import - --skip-existing")]
         /// Print the report as a JSON object on stdout (else a summary on stderr).
         #[arg(long)]
         json: bool,
+        /// Import into the project glossary (created as by `record --project`).
+        #[arg(long)]
+        project: bool,
     },
     /// How big the glossary is and which terms prompts hit (from the hook's usage log).
     #[command(after_help = "The hook notes each prompt that hits (`config stats.enabled \
@@ -142,6 +161,23 @@ awk -F'\\t' '$2 == 0' # terms never hit")]
     Stats {
         #[command(flatten)]
         format: FormatArgs,
+        #[command(flatten)]
+        scope: ScopeArgs,
+    },
+    /// Let the hook use the project glossary of a folder (kept in your config: trust.folders).
+    #[command(after_help = "A project glossary (.tinylingo/glossary.json) comes with the \
+repository, and its text goes into your model's context: the hook uses it only in a folder \
+you trust. Trust is per folder: later changes (git pull) apply without asking again.\n\n\
+Examples:\n  tinylingo trust\n  tinylingo trust ~/src/projecta")]
+    Trust {
+        /// The project's folder (default: the project of the current folder).
+        dir: Option<String>,
+    },
+    /// Stop using the project glossary of a folder.
+    #[command(after_help = "Examples:\n  tinylingo untrust\n  tinylingo untrust ~/src/projecta")]
+    Untrust {
+        /// The project's folder (default: the project of the current folder).
+        dir: Option<String>,
     },
     /// Print a shell completion script.
     #[command(
@@ -263,6 +299,23 @@ struct FormatArgs {
     json: bool,
 }
 
+/// `--project` / `--user`: which glossaries a reading command shows (default: both).
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct ScopeArgs {
+    /// Only the project glossary of the current folder.
+    #[arg(long, conflicts_with = "user")]
+    project: bool,
+    /// Only your own glossary.
+    #[arg(long)]
+    user: bool,
+}
+
+impl ScopeArgs {
+    fn get(self) -> Filter {
+        Filter::new(self.project, self.user)
+    }
+}
+
 impl FormatArgs {
     fn get(self) -> Format {
         Format::chosen(self.format, self.json)
@@ -335,10 +388,34 @@ pub fn main() -> u8 {
 
 fn run(command: Command) -> Result<u8> {
     let store = Store::locate()?;
+    let scopes = Scopes::here(store.clone());
+    // A project glossary that does not parse (a merge conflict) is reported by every command;
+    // one acting on it alone fails with the same message instead.
+    let on_project = matches!(
+        command,
+        Command::Record { project: true, .. }
+            | Command::Remove { project: true, .. }
+            | Command::Import { project: true, .. }
+    ) || command_filter(&command) == Some(Filter::Project);
+    if let (Some(e), false) = (&scopes.problem, on_project) {
+        eprintln!("tinylingo: warning: {e}; its terms are left out");
+        if let Some(hint) = e.hint() {
+            eprintln!("  hint: {hint}");
+        }
+    }
     match command {
-        Command::Record { term, explanation, force } => {
+        Command::Record { term, explanation, force, project } => {
             warn_config(&store);
-            match actions::record(&store, &term, &explanation, force)? {
+            let recorded = if project {
+                let project = project::for_writing(&current_dir()?, &store);
+                let recorded =
+                    actions::record_in_project(&store, &project, &term, &explanation, force)?;
+                eprintln!("Project glossary: {}", project.glossary_path().display());
+                recorded
+            } else {
+                actions::record(&store, &term, &explanation, force)?
+            };
+            match recorded {
                 Recorded::Added => eprintln!("Recorded: {term} → {explanation}"),
                 Recorded::Unchanged => {}
                 Recorded::Updated { was } => {
@@ -347,23 +424,55 @@ fn run(command: Command) -> Result<u8> {
             }
             Ok(SUCCESS)
         }
-        Command::Remove { terms, search, term_only, confirm, yes } => {
-            entries::remove(&store, &terms, search.as_deref(), term_only, confirm.as_deref(), yes)
+        Command::Remove { terms, search, term_only, confirm, yes, project } => {
+            let target = if project { &scopes.project()?.store } else { &store };
+            entries::remove(target, &terms, search.as_deref(), term_only, confirm.as_deref(), yes)
         }
-        Command::List { format } => entries::list(&store, format.get()),
-        Command::Search { query, term_only, format } => {
-            entries::search(&store, &query, term_only, format.get())
+        Command::List { format, scope } => entries::list(&scopes, scope.get(), format.get()),
+        Command::Search { query, term_only, format, scope } => {
+            entries::search(&scopes, scope.get(), &query, term_only, format.get())
         }
-        Command::Export { format, search } => entries::export(&store, format, search.as_deref()),
-        Command::Import { file, format, skip_existing, replace, dry_run, json } => {
+        Command::Export { format, search, scope } => {
+            entries::export(&scopes, scope.get(), format, search.as_deref())
+        }
+        Command::Import { file, format, skip_existing, replace, dry_run, json, project } => {
             let on_conflict = match (skip_existing, replace) {
                 (true, _) => crate::exchange::OnConflict::Keep,
                 (_, true) => crate::exchange::OnConflict::Replace,
                 _ => crate::exchange::OnConflict::Refuse,
             };
-            entries::import(&store, &file, format, on_conflict, dry_run, json)
+            if !project {
+                return entries::import(&store, &file, format, on_conflict, dry_run, json);
+            }
+            let project = project::for_writing(&current_dir()?, &store);
+            let code = entries::import(&project.store, &file, format, on_conflict, dry_run, json)
+                .map_err(|e| project.explain(e))?;
+            if !dry_run {
+                actions::adopt(&store, &project)?;
+            }
+            eprintln!("Project glossary: {}", project.glossary_path().display());
+            Ok(code)
         }
-        Command::Stats { format } => show::stats(&store, format.get()),
+        Command::Stats { format, scope } => show::stats(&scopes, scope.get(), format.get()),
+        Command::Trust { dir } => {
+            let folder = project::trust_target(dir.as_deref(), &store)?;
+            if actions::trust(&store, &folder)? {
+                eprintln!("Trusted: {}", folder.display());
+            } else {
+                eprintln!("Already trusted: {}", folder.display());
+            }
+            Ok(SUCCESS)
+        }
+        Command::Untrust { dir } => {
+            let folder = project::trust_target(dir.as_deref(), &store)?;
+            if actions::untrust(&store, &folder)? {
+                eprintln!("No longer trusted: {}", folder.display());
+                Ok(SUCCESS)
+            } else {
+                eprintln!("Not trusted: {}", folder.display());
+                Ok(NOTHING)
+            }
+        }
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(shell, &mut command, "tinylingo", &mut std::io::stdout());
@@ -384,18 +493,18 @@ fn run(command: Command) -> Result<u8> {
         }
         Command::Match { message, platform: Some(platform), .. } => {
             warn_config(&store);
-            show::injection(&store, platform, message)
+            show::injection(&scopes, platform, message)
         }
         Command::Match { message, format, no_llm, platform: None } => {
             warn_config(&store);
-            show::matches(&store, &message, format.get(), no_llm)
+            show::matches(&scopes, &message, format.get(), no_llm)
         }
         Command::Hook { platform } => {
             crate::hook::run(platform);
             Ok(SUCCESS)
         }
         Command::Thread { action } => thread::run(&store, action),
-        Command::Doctor { format } => show::doctor(&crate::doctor::run(&store), format),
+        Command::Doctor { format } => show::doctor(&crate::doctor::run(&scopes), format),
         Command::Instructions { language } => {
             warn_config(&store);
             let language = language.unwrap_or_else(config::configured_language);
@@ -413,6 +522,22 @@ fn run(command: Command) -> Result<u8> {
             print_install(install::run(&store, install::Mode::Uninstall, &platforms, options)?)
         }
     }
+}
+
+/// The `--project` / `--user` choice of a reading command.
+fn command_filter(command: &Command) -> Option<Filter> {
+    match command {
+        Command::List { scope, .. }
+        | Command::Search { scope, .. }
+        | Command::Export { scope, .. }
+        | Command::Stats { scope, .. } => Some(scope.get()),
+        _ => None,
+    }
+}
+
+/// The current folder, where the CLI looks for a project glossary.
+fn current_dir() -> Result<std::path::PathBuf> {
+    std::env::current_dir().map_err(|e| crate::error::Error::io(".", "find the current folder", e))
 }
 
 /// Prints what install or uninstall changed (stdout), then each assistant that failed

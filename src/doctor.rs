@@ -29,6 +29,7 @@ use crate::platform::codex_trust::{self, Trust};
 use crate::platform::install::{self, tilde};
 use crate::platform::instructions::{self, Edit};
 use crate::platform::{settings_file, Platform, Registration, Rules, Spec};
+use crate::project::Scopes;
 use crate::store::config::{self, Config, Settings};
 use crate::store::files::read_if_exists;
 use crate::store::{home_dir, Glossary, Store};
@@ -67,15 +68,41 @@ impl Check {
 
 /// Runs every check, in a stable order: the assistants (in [`Platform::ALL`]'s order), the
 /// configuration, the glossary and index, smart matching, the thread journal.
-pub fn run(store: &Store) -> Vec<Check> {
+pub fn run(scopes: &Scopes) -> Vec<Check> {
+    let store = &scopes.user;
     let (settings, mut checks) = configuration(store);
     let journal_on = settings.thread.enabled;
     let mut out = assistants(store, journal_on);
     out.append(&mut checks);
     out.extend(glossary_and_index(store));
+    if let Some(check) = project(scopes) {
+        out.push(check);
+    }
     out.push(smart(&settings));
     out.push(journal(store));
     out
+}
+
+/// The project glossary of the current folder, when there is one: it must parse (git may
+/// have left a merge conflict in it) and be trusted, or the hook leaves it out.
+fn project(scopes: &Scopes) -> Option<Check> {
+    let p = scopes.project.as_ref()?;
+    let path = p.glossary_path().display().to_string();
+    Some(match &scopes.problem {
+        Some(e) => Check::fail(
+            "project glossary",
+            None,
+            format!("{e}; the hook leaves it out"),
+            format!("repair {path} (resolve the merge conflict, if git left one) and commit it"),
+        ),
+        None if !scopes.trusted => Check::fail(
+            "project glossary",
+            None,
+            format!("{path} is not trusted: the hook does not use it"),
+            format!("if you trust this repository's glossary: {}", p.trust_command()),
+        ),
+        None => Check::ok("project glossary", None, format!("{path}, trusted")),
+    })
 }
 
 /// Whether every check holds.

@@ -16,12 +16,17 @@ use serde_json::{json, Value};
 
 use crate::actions;
 use crate::error::{Error, Result};
+use crate::matching::Origin;
 use crate::output::{unescape_tsv, Format, Records};
 use crate::store::glossary::pretty_json;
 use crate::store::{Glossary, Store};
 
-/// The fields every entry prints with, in order.
-pub const ENTRY_FIELDS: &[&str] = &["term", "explanation"];
+/// The fields every entry prints with, in order. `scope` (`project` or `user`) is last, so that
+/// `cut -f1,2` of the TSV is still term and explanation.
+pub const ENTRY_FIELDS: &[&str] = &["term", "explanation", "scope"];
+
+/// An entry with the glossary it comes from.
+pub type Scoped<'g> = (Origin, &'g str, &'g str);
 
 /// What `export` writes.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,15 +42,13 @@ pub enum ExportFormat {
     Md,
 }
 
-/// The entries as `export` prints them.
-pub fn export<'g>(
-    entries: impl Iterator<Item = (&'g str, &'g str)>,
-    format: ExportFormat,
-) -> String {
+/// The entries as `export` prints them. JSON is one glossary's file: the caller passes the
+/// entries of one scope. Markdown gets a Scope column when a project's entries are there.
+pub fn export<'g>(entries: impl Iterator<Item = Scoped<'g>>, format: ExportFormat) -> String {
     match format {
         ExportFormat::Json => {
             // Exactly what `glossary.json` holds for these entries (plus a final newline).
-            let glossary: Glossary = entries.collect();
+            let glossary: Glossary = entries.map(|(_, t, e)| (t, e)).collect();
             let mut text = glossary.to_json();
             text.push('\n');
             text
@@ -53,20 +56,30 @@ pub fn export<'g>(
         ExportFormat::Jsonl => entry_records(entries).render(Format::Jsonl).unwrap_or_default(),
         ExportFormat::Tsv => entry_records(entries).render(Format::Tsv).unwrap_or_default(),
         ExportFormat::Md => {
-            let mut out = String::from("| Term | Explanation |\n|---|---|\n");
-            for (term, explanation) in entries {
-                out.push_str(&format!("| {} | {} |\n", md_cell(term), md_cell(explanation)));
+            let entries: Vec<Scoped> = entries.collect();
+            let scoped = entries.iter().any(|(o, _, _)| *o == Origin::Project);
+            let mut out = String::from(if scoped {
+                "| Term | Explanation | Scope |\n|---|---|---|\n"
+            } else {
+                "| Term | Explanation |\n|---|---|\n"
+            });
+            for (origin, term, explanation) in entries {
+                out.push_str(&format!("| {} | {} |", md_cell(term), md_cell(explanation)));
+                if scoped {
+                    out.push_str(&format!(" {} |", origin.name()));
+                }
+                out.push('\n');
             }
             out
         }
     }
 }
 
-/// Entries as [`Records`] with the fields `term`, `explanation`.
-pub fn entry_records<'g>(entries: impl Iterator<Item = (&'g str, &'g str)>) -> Records {
+/// Entries as [`Records`] with the fields `term`, `explanation`, `scope`.
+pub fn entry_records<'g>(entries: impl Iterator<Item = Scoped<'g>>) -> Records {
     let mut records = Records::new(ENTRY_FIELDS);
-    for (term, explanation) in entries {
-        records.push(vec![json!(term), json!(explanation)]);
+    for (origin, term, explanation) in entries {
+        records.push(vec![json!(term), json!(explanation), json!(origin.name())]);
     }
     records
 }
@@ -88,7 +101,8 @@ pub enum ImportFormat {
     Json,
     /// One `{"term", "explanation"}` object a line (other fields are ignored).
     Jsonl,
-    /// `term<TAB>explanation` a line, as `export --format tsv` escapes them.
+    /// `term<TAB>explanation` a line, as `export --format tsv` escapes them; a third field
+    /// (the scope `export` writes) is ignored.
     Tsv,
 }
 
@@ -215,15 +229,22 @@ fn parse_tsv(source: &str, text: &str) -> Result<Vec<(String, String)>> {
             continue;
         }
         let fields: Vec<&str> = line.split('\t').collect();
-        let [term, explanation] = fields[..] else {
-            return Err(bad_line(
-                source,
-                i + 1,
-                format!(
-                    "expected 2 tab-separated fields (term, explanation), found {}",
-                    fields.len()
-                ),
-            ));
+        let (term, explanation) = match fields[..] {
+            [term, explanation] => (term, explanation),
+            // What `export --format tsv` writes: the scope last; the import's target is the
+            // glossary the command names, not the one the entry came from.
+            [term, explanation, "project" | "user"] => (term, explanation),
+            _ => {
+                return Err(bad_line(
+                    source,
+                    i + 1,
+                    format!(
+                        "expected 2 tab-separated fields (term, explanation) and optionally a \
+                         scope, found {}",
+                        fields.len()
+                    ),
+                ))
+            }
         };
         let unescape = |f: &str| {
             unescape_tsv(f).ok_or_else(|| {

@@ -89,7 +89,9 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
     if settings.thread.enabled {
         keep_for_journal(&store, &event);
     }
-    let (output, outcome) = respond(&store, platform, data, &event);
+    let project = event.cwd.as_deref().and_then(|cwd| open_project(&store, settings, cwd));
+    let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
+    let (output, outcome) = respond(&store, platform, &indexes, &event);
     if settings.stats.enabled {
         note_usage(&store, settings, &outcome);
     }
@@ -97,6 +99,55 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
         describe(spec.name, &index, &outcome, event.prompt.chars().count(), started.elapsed())
     });
     output
+}
+
+/// The index of the trusted project glossary that applies in `cwd`, if there is one. An
+/// untrusted or unreadable one (a merge conflict left in it) is skipped, with a line in the
+/// debug log: the user's own terms are still served.
+fn open_project(store: &Store, settings: &ArchivedSettings, cwd: &str) -> Option<HookIndex> {
+    let project = crate::project::find(std::path::Path::new(cwd), store)?;
+    if !project.is_trusted(settings.trusted.iter().map(|t| t.as_str())) {
+        log_line(store, settings, || {
+            format!("project glossary {} not trusted; skipped", project.glossary_path().display())
+        });
+        return None;
+    }
+    match HookIndex::open(&project.store) {
+        Ok(index) => {
+            if let Some(why) = &index.fallback_reason {
+                // Rebuilt (a pull, a checkout, a hand edit): once, as the file was rewritten.
+                // A folder made by hand may lack the .gitignore that keeps the index out of git.
+                let _ = project.prepare();
+                log_line(store, settings, || {
+                    format!("project index {} rebuilt[{why}]", project.root.display())
+                });
+            }
+            Some(index)
+        }
+        Err(e) => {
+            log_line(store, settings, || format!("project glossary skipped: {e}"));
+            None
+        }
+    }
+}
+
+/// The indexes one prompt is matched against: the user's, whose settings apply, and the
+/// trusted project glossary's, if one applies.
+pub struct Indexes<'a> {
+    pub user: &'a ArchivedIndexData,
+    pub project: Option<&'a ArchivedIndexData>,
+}
+
+impl<'a> Indexes<'a> {
+    /// Everything the prompt matches in both, merged ([`matching::find_both`]).
+    pub fn find(&self, message: &str, smart: &Smart) -> Outcome<'a> {
+        let engines = |d: &'a ArchivedIndexData| Engines {
+            automaton: &d.automaton,
+            fuzzy: &d.fuzzy,
+            entries: &d.entries,
+        };
+        matching::find_both(self.project.map(engines).as_ref(), &engines(self.user), message, smart)
+    }
 }
 
 /// Appends the prompt's hits to the usage log (`stats`); a prompt without hits costs nothing.
@@ -133,13 +184,11 @@ fn keep_for_journal(store: &Store, event: &Event) {
 pub fn respond<'a>(
     store: &Store,
     platform: Platform,
-    data: &'a ArchivedIndexData,
+    indexes: &Indexes<'a>,
     event: &Event,
 ) -> (Option<String>, Outcome<'a>) {
-    let settings = &data.settings;
-    let engines =
-        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
-    let outcome = matching::find(&engines, &event.prompt, &smart_mode(settings));
+    let settings = &indexes.user.settings;
+    let outcome = indexes.find(&event.prompt, &smart_mode(settings));
     let mut entries: Vec<BlockEntry> = outcome
         .hits()
         .map(|(e, smart)| BlockEntry { term: e.term, explanation: e.explanation, smart })

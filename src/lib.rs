@@ -26,6 +26,9 @@
 //! * [`search`], [`stats`] (with the hook's [`usage`] log), [`removal`] (two-step bulk
 //!   removal) and [`exchange`] (export and import) are how people keep a glossary of
 //!   thousands of entries; [`output`] is the machine formats they all print.
+//! * [`project`] finds a project's shared glossary (`.tinylingo/glossary.json`, kept in git)
+//!   and decides whether it is trusted; [`matching::find_both`] merges its hits with the
+//!   user's.
 //! * [`cli`] parses arguments and prints; it holds no logic of its own.
 //!
 //! Data flows one way: cli → store/index → matching → platform output.
@@ -43,6 +46,7 @@ pub mod language;
 pub mod matching;
 pub mod output;
 pub mod platform;
+pub mod project;
 pub mod removal;
 pub mod search;
 pub mod stats;

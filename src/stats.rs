@@ -10,18 +10,31 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Value};
 
 use crate::error::Result;
+use crate::matching::Origin;
+use crate::project::{Filter, Scopes};
 use crate::output::{timestamp, Records};
 use crate::store::config::Config;
-use crate::store::Store;
 use crate::usage::{self, TermUsage};
 
-/// The fields of `stats`' per-term records, in order.
-pub const TERM_FIELDS: &[&str] = &["term", "hits", "last_hit"];
+/// The fields of `stats`' per-term records, in order (`scope` last, as for entries).
+pub const TERM_FIELDS: &[&str] = &["term", "hits", "last_hit", "scope"];
+
+/// The project glossary of the current folder, as `stats` reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProjectStats {
+    pub glossary: String,
+    pub terms: usize,
+    pub trusted: bool,
+}
 
 /// The whole report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stats {
+    /// The terms reported (both scopes, or the one asked for).
     pub terms: usize,
+    /// The project glossary that applies here, when it was read.
+    pub project: Option<ProjectStats>,
+    /// The user's glossary file and index:
     pub glossary_bytes: u64,
     /// `None`: no index file.
     pub index_bytes: Option<u64>,
@@ -32,21 +45,23 @@ pub struct Stats {
     /// Prompts that hit at least one term since `since`.
     pub prompts_hit: u64,
     pub since: Option<SystemTime>,
-    /// Every recorded term, in glossary order, with its use (zero hits: never hit).
-    pub per_term: Vec<(String, TermUsage)>,
+    /// Every recorded term, in glossary order (the project's first), with its use (zero
+    /// hits: never hit). The usage log counts by term: a term both glossaries hold has one
+    /// count, shown with each.
+    pub per_term: Vec<(String, TermUsage, Origin)>,
 }
 
 impl Stats {
     pub fn never_hit(&self) -> usize {
-        self.per_term.iter().filter(|(_, u)| u.hits == 0).count()
+        self.per_term.iter().filter(|(_, u, _)| u.hits == 0).count()
     }
 
-    /// One record per term: `term`, `hits`, `last_hit` (RFC 3339, or null).
+    /// One record per term: `term`, `hits`, `last_hit` (RFC 3339, or null), `scope`.
     pub fn term_records(&self) -> Records {
         let mut records = Records::new(TERM_FIELDS);
-        for (term, u) in &self.per_term {
+        for (term, u, origin) in &self.per_term {
             let last = if u.hits == 0 { Value::Null } else { timestamp(at(u.last)) };
-            records.push(vec![json!(term), json!(u.hits), last]);
+            records.push(vec![json!(term), json!(u.hits), last, json!(origin.name())]);
         }
         records
     }
@@ -55,6 +70,11 @@ impl Stats {
     pub fn to_json(&self) -> Value {
         json!({
             "terms": self.terms,
+            "project": self.project.as_ref().map(|p| json!({
+                "glossary": p.glossary,
+                "terms": p.terms,
+                "trusted": p.trusted,
+            })),
             "glossary_bytes": self.glossary_bytes,
             "index_bytes": self.index_bytes,
             "index_fresh": self.index_fresh,
@@ -71,25 +91,39 @@ fn at(secs: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_secs(secs)
 }
 
-/// Gathers the report. The usage log is compacted on the way (dropping the counts of terms
-/// that are no longer recorded), under the store's lock.
-pub fn stats(store: &Store) -> Result<Stats> {
+/// Gathers the report on the glossaries `filter` selects. The usage log is compacted on the
+/// way, under the user's lock: the counts of terms no longer recorded are dropped, unless the
+/// user trusts a project glossary, whose terms may be recorded in a folder other than this
+/// one (their counts are then all kept).
+pub fn stats(scopes: &Scopes, filter: Filter) -> Result<Stats> {
+    let store = &scopes.user;
     let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
     let size = |p: std::path::PathBuf| std::fs::metadata(p).ok().map(|m| m.len());
-    crate::index::read_glossary(store, |glossary| {
+    scopes.read(filter, |glossaries| {
         let usage = if store.dir().is_dir() {
             let _lock = store.lock()?;
-            let keep = |t: &str| glossary.get(t).is_some();
-            usage::compact(store, Some(&keep))?
+            let keep = |t: &str| glossaries.iter().any(|(_, g)| g.get(t).is_some());
+            let drop_unknown = settings.trusted.is_empty() && filter == Filter::Both;
+            usage::compact(store, drop_unknown.then_some(&keep as &dyn Fn(&str) -> bool))?
         } else {
             usage::Usage::default()
         };
-        let per_term = glossary
-            .terms()
-            .map(|t| (t.to_string(), usage.terms.get(t).copied().unwrap_or_default()))
+        let per_term: Vec<(String, TermUsage, Origin)> = glossaries
+            .iter()
+            .flat_map(|(origin, g)| g.terms().map(move |t| (*origin, t)))
+            .map(|(o, t)| (t.to_string(), usage.terms.get(t).copied().unwrap_or_default(), o))
             .collect();
+        let project = glossaries.iter().find(|(o, _)| *o == Origin::Project).map(|(_, g)| {
+            let p = scopes.project.as_ref().expect("a project glossary was read");
+            ProjectStats {
+                glossary: p.glossary_path().display().to_string(),
+                terms: g.len(),
+                trusted: scopes.trusted,
+            }
+        });
         Ok(Stats {
-            terms: glossary.len(),
+            terms: per_term.len(),
+            project,
             glossary_bytes: size(store.glossary_path()).unwrap_or(0),
             index_bytes: size(store.index_path()),
             index_fresh: crate::index::CurrentIndex::open(store).is_some(),

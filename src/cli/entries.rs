@@ -5,18 +5,23 @@ use std::io::{BufRead, IsTerminal, Read, Write};
 use super::{NOTHING, SUCCESS};
 use crate::actions;
 use crate::error::{Error, Result};
-use crate::exchange::{self, entry_records, ExportFormat, ImportFormat, OnConflict};
-use crate::index::read_glossary;
+use crate::exchange::{self, entry_records, ExportFormat, ImportFormat, OnConflict, Scoped};
+use crate::matching::Origin;
 use crate::output::Format;
+use crate::project::{Filter, Scopes};
 use crate::removal;
 use crate::search::{Query, Scope};
-use crate::store::Store;
+use crate::store::{Glossary, Store};
 
 /// Entries for people: `term: explanation`, a multi-line explanation's further lines indented
-/// so that each entry still starts at the left margin.
-fn text_lines<'g>(entries: impl Iterator<Item = (&'g str, &'g str)>) -> String {
+/// so that each entry still starts at the left margin; a project's entries start with
+/// `[project]`.
+fn text_lines<'g>(entries: impl Iterator<Item = Scoped<'g>>) -> String {
     let mut out = String::new();
-    for (term, explanation) in entries {
+    for (origin, term, explanation) in entries {
+        if origin == Origin::Project {
+            out.push_str("[project] ");
+        }
         out.push_str(term);
         out.push_str(": ");
         out.push_str(&explanation.replace('\n', "\n  "));
@@ -26,14 +31,19 @@ fn text_lines<'g>(entries: impl Iterator<Item = (&'g str, &'g str)>) -> String {
 }
 
 /// Entries in `format`, built whole before anything is printed.
-fn render<'g>(entries: impl Iterator<Item = (&'g str, &'g str)>, format: Format) -> String {
+fn render<'g>(entries: impl Iterator<Item = Scoped<'g>>, format: Format) -> String {
     match format {
         Format::Text => text_lines(entries),
         machine => entry_records(entries).render(machine).unwrap_or_default(),
     }
 }
 
-fn print_out(text: &str) -> Result<()> {
+/// Every entry of `glossaries`, the project's first.
+fn scoped<'g>(glossaries: &'g [(Origin, &Glossary)]) -> impl Iterator<Item = Scoped<'g>> + 'g {
+    glossaries.iter().flat_map(|(origin, g)| g.iter().map(move |(t, e)| (*origin, t, e)))
+}
+
+pub(super) fn print_out(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth a message.
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
@@ -44,20 +54,43 @@ fn print_out(text: &str) -> Result<()> {
     }
 }
 
-pub(super) fn list(store: &Store, format: Format) -> Result<u8> {
-    let (text, empty) = read_glossary(store, |g| (render(g.iter(), format), g.is_empty()))?;
+/// Says on stderr that the project glossary here is not trusted, and how to trust it.
+pub(super) fn note_untrusted(scopes: &Scopes) {
+    if let Some(p) = scopes.project.as_ref().filter(|_| !scopes.trusted) {
+        eprintln!(
+            "tinylingo: note: the project glossary {} is not trusted, so the hook does not use \
+             it; to trust it: {}",
+            p.glossary_path().display(),
+            p.trust_command()
+        );
+    }
+}
+
+pub(super) fn list(scopes: &Scopes, filter: Filter, format: Format) -> Result<u8> {
+    let (text, empty) = scopes.read(filter, |g| {
+        (render(scoped(g), format), g.iter().all(|(_, g)| g.is_empty()))
+    })?;
     if empty && format == Format::Text {
         eprintln!("No entries recorded.");
+    }
+    if filter != Filter::User {
+        note_untrusted(scopes);
     }
     print_out(&text)?;
     Ok(SUCCESS)
 }
 
-pub(super) fn search(store: &Store, query: &str, term_only: bool, format: Format) -> Result<u8> {
+pub(super) fn search(
+    scopes: &Scopes,
+    filter: Filter,
+    query: &str,
+    term_only: bool,
+    format: Format,
+) -> Result<u8> {
     let scope = if term_only { Scope::TermOnly } else { Scope::Both };
-    let (text, found) = read_glossary(store, |g| {
+    let (text, found) = scopes.read(filter, |g| {
         let q = Query::new(query, scope);
-        let hits: Vec<(&str, &str)> = g.iter().filter(|(t, e)| q.matches(t, e)).collect();
+        let hits: Vec<Scoped> = scoped(g).filter(|(_, t, e)| q.matches(t, e)).collect();
         (render(hits.iter().copied(), format), !hits.is_empty())
     })?;
     print_out(&text)?;
@@ -70,10 +103,30 @@ pub(super) fn search(store: &Store, query: &str, term_only: bool, format: Format
     Ok(NOTHING)
 }
 
-pub(super) fn export(store: &Store, format: ExportFormat, search: Option<&str>) -> Result<u8> {
-    let text = read_glossary(store, |g| {
+/// `export`. JSON is one glossary file, so it takes one scope: without `--project` it is the
+/// user's glossary, as it always was (`export > backup.json` still backs up what it did).
+pub(super) fn export(
+    scopes: &Scopes,
+    filter: Filter,
+    format: ExportFormat,
+    search: Option<&str>,
+) -> Result<u8> {
+    let filter = match (format, filter) {
+        (ExportFormat::Json, Filter::Both) => {
+            if let Some(p) = &scopes.project {
+                eprintln!(
+                    "tinylingo: note: JSON export is one glossary: the user's; the project \
+                     glossary {} is exported by: tinylingo export --project",
+                    p.glossary_path().display()
+                );
+            }
+            Filter::User
+        }
+        (_, f) => f,
+    };
+    let text = scopes.read(filter, |g| {
         let q = search.map(|s| Query::new(s, Scope::Both));
-        let selected = g.iter().filter(|(t, e)| q.as_ref().is_none_or(|q| q.matches(t, e)));
+        let selected = scoped(g).filter(|(_, t, e)| q.as_ref().is_none_or(|q| q.matches(t, e)));
         exchange::export(selected, format)
     })?;
     print_out(&text)?;

@@ -4,14 +4,15 @@ use serde_json::json;
 
 use super::{DoctorFormat, NOTHING, SUCCESS};
 use crate::error::{Error, Result};
+use crate::hook::Indexes;
 use crate::index::HookIndex;
 use crate::language::Language;
-use crate::matching::{self, Engines, Outcome, Smart};
+use crate::matching::{self, Origin, Outcome, Smart};
 use crate::output::{Format, Records};
 use crate::platform::Platform;
-use crate::store::config::Config;
+use crate::project::{Filter, Scopes};
+use crate::store::config::{self, Config};
 use crate::store::glossary::pretty_json;
-use crate::store::Store;
 use serde_json::Value;
 
 /// Prints `doctor`'s checks: exit 0 when all hold, 1 otherwise.
@@ -46,19 +47,31 @@ pub(super) fn doctor(checks: &[crate::doctor::Check], format: DoctorFormat) -> R
     Ok(if crate::doctor::all_ok(checks) { SUCCESS } else { NOTHING })
 }
 
-pub(super) fn matches(store: &Store, message: &str, format: Format, no_llm: bool) -> Result<u8> {
-    // The same index the hook uses; a stale one is rebuilt from the JSON files, which also
+/// The index of the project glossary the hook would use here: trusted and readable (an
+/// unreadable one was reported already).
+fn project_index(scopes: &Scopes) -> Result<Option<HookIndex>> {
+    match &scopes.project {
+        Some(p) if scopes.trusted && scopes.problem.is_none() => {
+            HookIndex::open(&p.store).map(Some).map_err(|e| p.explain(e))
+        }
+        _ => Ok(None),
+    }
+}
+
+pub(super) fn matches(scopes: &Scopes, message: &str, format: Format, no_llm: bool) -> Result<u8> {
+    // The same indexes the hook uses; a stale one is rebuilt from the JSON files, which also
     // reports an unreadable glossary here, where the hook would stay silent.
-    let index = HookIndex::open(store)?;
+    let index = HookIndex::open(&scopes.user)?;
     let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
+    let project = project_index(scopes)?;
+    let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
     let smart = if no_llm {
         Smart::CandidatesOnly { threshold: data.settings.smart.fuzzy_threshold.to_native() }
     } else {
         crate::hook::smart_mode(&data.settings)
     };
-    let engines =
-        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
-    let outcome = matching::find(&engines, message, &smart);
+    let outcome = indexes.find(message, &smart);
+    super::entries::note_untrusted(scopes);
     let found = !outcome.exact.is_empty() || !outcome.candidates.is_empty();
     match format {
         Format::Text => {
@@ -72,7 +85,7 @@ pub(super) fn matches(store: &Store, message: &str, format: Format, no_llm: bool
 }
 
 /// The fields of `match`'s records in the line formats, in order.
-const MATCH_FIELDS: &[&str] = &["kind", "term", "explanation", "score", "confirmed"];
+const MATCH_FIELDS: &[&str] = &["kind", "term", "explanation", "score", "confirmed", "scope"];
 
 /// One record per hit: `kind` is `exact` or `candidate` (a fuzzy candidate; `confirmed` says
 /// what the LLM said, null when it was not asked or failed).
@@ -85,6 +98,7 @@ fn match_records(o: &Outcome) -> Records {
             json!(e.explanation),
             Value::Null,
             Value::Null,
+            json!(e.origin.name()),
         ]);
     }
     for c in &o.candidates {
@@ -94,17 +108,21 @@ fn match_records(o: &Outcome) -> Records {
             json!(c.entry.explanation),
             json!((c.score * 1e6).round() / 1e6),
             json!(c.confirmed),
+            json!(c.entry.origin.name()),
         ]);
     }
     records
 }
 
 /// `match --platform`: the hook's own output for an event carrying `message`.
-pub(super) fn injection(store: &Store, platform: Platform, message: String) -> Result<u8> {
-    let index = HookIndex::open(store)?;
+pub(super) fn injection(scopes: &Scopes, platform: Platform, message: String) -> Result<u8> {
+    let index = HookIndex::open(&scopes.user)?;
     let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
+    let project = project_index(scopes)?;
+    let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
     let event = crate::platform::Event { prompt: message, session: None, model: None, cwd: None };
-    let (output, outcome) = crate::hook::respond(store, platform, data, &event);
+    let (output, outcome) = crate::hook::respond(&scopes.user, platform, &indexes, &event);
+    super::entries::note_untrusted(scopes);
     if let Some(text) = output {
         println!("{text}");
     }
@@ -120,12 +138,17 @@ pub(super) fn injection(store: &Store, platform: Platform, message: String) -> R
 /// The stable `match --json` shape.
 fn match_json(o: &Outcome) -> serde_json::Value {
     json!({
-        "exact": o.exact.iter().map(|e| json!({"term": e.term, "explanation": e.explanation})).collect::<Vec<_>>(),
+        "exact": o.exact.iter().map(|e| json!({
+            "term": e.term,
+            "explanation": e.explanation,
+            "scope": e.origin.name(),
+        })).collect::<Vec<_>>(),
         "candidates": o.candidates.iter().map(|c| json!({
             "term": c.entry.term,
             "explanation": c.entry.explanation,
             "score": (c.score * 1e6).round() / 1e6,
             "confirmed": c.confirmed,
+            "scope": c.entry.origin.name(),
         })).collect::<Vec<_>>(),
     })
 }
@@ -168,8 +191,9 @@ impl MatchLabels {
 }
 
 fn print_match_text(o: &Outcome, words: &MatchLabels) {
+    let scope = |origin: Origin| if origin == Origin::Project { "[project] " } else { "" };
     for e in &o.exact {
-        println!("[{}] {} → {}", words.exact, e.term, e.explanation);
+        println!("[{}] {}{} → {}", words.exact, scope(e.origin), e.term, e.explanation);
     }
     let failure = match &o.verdict {
         matching::Verdict::Failed(why) => Some(why.as_str()),
@@ -183,8 +207,11 @@ fn print_match_text(o: &Outcome, words: &MatchLabels) {
             (None, None) => (words.candidate, String::new()),
         };
         println!(
-            "[{tag}] {} (jaccard {:.2}{note}) → {}",
-            c.entry.term, c.score, c.entry.explanation
+            "[{tag}] {}{} (jaccard {:.2}{note}) → {}",
+            scope(c.entry.origin),
+            c.entry.term,
+            c.score,
+            c.entry.explanation
         );
     }
     if o.exact.is_empty() && o.candidates.is_empty() {
@@ -194,8 +221,8 @@ fn print_match_text(o: &Outcome, words: &MatchLabels) {
 
 /// `stats`: a summary for people, the whole report as one JSON object, or one record per term
 /// (`term`, `hits`, `last_hit`) in the line formats.
-pub(super) fn stats(store: &Store, format: Format) -> Result<u8> {
-    let stats = crate::stats::stats(store)?;
+pub(super) fn stats(scopes: &Scopes, filter: Filter, format: Format) -> Result<u8> {
+    let stats = crate::stats::stats(scopes, filter)?;
     match format {
         Format::Json => println!("{}", pretty_json(&stats.to_json())),
         Format::Text => print_stats_text(&stats),
@@ -206,6 +233,10 @@ pub(super) fn stats(store: &Store, format: Format) -> Result<u8> {
 
 fn print_stats_text(s: &crate::stats::Stats) {
     println!("terms          {}", s.terms);
+    if let Some(p) = &s.project {
+        let trust = if p.trusted { "trusted" } else { "NOT trusted: the hook does not use it" };
+        println!("project        {} terms in {} ({trust})", p.terms, p.glossary);
+    }
     println!("glossary.json  {}", human_bytes(s.glossary_bytes));
     match s.index_bytes {
         Some(b) => println!(
@@ -222,12 +253,12 @@ fn print_stats_text(s: &crate::stats::Stats) {
     let since = since.as_ref().and_then(Value::as_str).unwrap_or("-");
     println!("prompts hit    {} (since {since})", s.prompts_hit);
     println!("never hit      {} of {} terms", s.never_hit(), s.terms);
-    let mut used: Vec<&(String, crate::usage::TermUsage)> =
-        s.per_term.iter().filter(|(_, u)| u.hits > 0).collect();
+    let mut used: Vec<&(String, crate::usage::TermUsage, Origin)> =
+        s.per_term.iter().filter(|(_, u, _)| u.hits > 0).collect();
     used.sort_by(|a, b| b.1.hits.cmp(&a.1.hits).then(b.1.last.cmp(&a.1.last)));
     if !used.is_empty() {
         println!("most hit:");
-        for (term, u) in used.iter().take(10) {
+        for (term, u, _) in used.iter().take(10) {
             let last = crate::output::timestamp(
                 std::time::UNIX_EPOCH + std::time::Duration::from_secs(u.last),
             );
@@ -259,7 +290,8 @@ pub(super) fn config_all(config: &Config, format: Format) -> Result<u8> {
         Format::Text | Format::Json => println!("{}", pretty_json(&effective)),
         line => {
             let mut records = Records::new(CONFIG_FIELDS);
-            for key in crate::store::config::known_keys() {
+            let keys = crate::store::config::known_keys().chain([config::TRUST_KEY]);
+            for key in keys {
                 records.push(vec![json!(key), config.get(key)?]);
             }
             print!("{}", records.render(line).unwrap_or_default());

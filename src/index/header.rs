@@ -7,7 +7,8 @@ use std::path::Path;
 /// 6: the settings carry the thread journal's (`thread.enabled`, `thread.dir`, `thread.role`).
 /// 7: `matching.wordBoundary`, in the settings and in the automaton and prefilter it shapes.
 /// 8: the settings carry `stats.enabled` (the usage log).
-pub const FORMAT_VERSION: u32 = 8;
+/// 9: the settings carry `trust.folders` (the trusted project glossaries).
+pub const FORMAT_VERSION: u32 = 9;
 /// The archive starts here; a multiple of 16 so the mapped archive is aligned for rkyv.
 pub const HEADER_LEN: usize = 128;
 

@@ -13,8 +13,11 @@ pub mod automaton;
 pub mod boundary;
 pub mod fuzzy;
 pub mod llm;
+mod merge;
 #[cfg(test)]
 mod tests;
+
+pub use merge::find_both;
 
 /// Read access to the terms and explanations of a glossary by id (glossary order).
 ///
@@ -86,12 +89,32 @@ pub enum Smart<'a> {
     Confirm { threshold: f64, llm: llm::LlmRequest<'a> },
 }
 
-/// An entry of the glossary, as it is shown.
+/// Which glossary an entry comes from: a project's (see [`crate::project`]) or the user's.
+/// Ordered as hits are: a project's first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Origin {
+    Project,
+    #[default]
+    User,
+}
+
+impl Origin {
+    /// The word the output formats use (`scope`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::Project => "project",
+            Origin::User => "user",
+        }
+    }
+}
+
+/// An entry of the glossary, as it is shown. `id` is its position in its own glossary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry<'a> {
     pub id: u32,
     pub term: &'a str,
     pub explanation: &'a str,
+    pub origin: Origin,
 }
 
 /// A fuzzy candidate with the model's verdict: `Some(true/false)` when it answered, `None` when
@@ -126,7 +149,8 @@ impl<'a> Outcome<'a> {
     /// The hits to inject, in priority order: exact ones in glossary order, then the
     /// model-confirmed candidates, also in glossary order (the score only decided which terms
     /// were worth asking about). A term appears once: candidates are drawn only from terms
-    /// that did not hit exactly.
+    /// that did not hit exactly. With a project glossary, its hits come first in each group
+    /// (see [`find_both`]).
     pub fn hits(&self) -> impl Iterator<Item = (&Entry<'a>, bool)> {
         let exact = self.exact.iter().map(|e| (e, false));
         let mut smart: Vec<&Entry<'a>> = self
@@ -135,7 +159,7 @@ impl<'a> Outcome<'a> {
             .filter(|c| c.confirmed == Some(true))
             .map(|c| &c.entry)
             .collect();
-        smart.sort_by_key(|e| e.id);
+        smart.sort_by_key(|e| (e.origin, e.id));
         exact.chain(smart.into_iter().map(|e| (e, true)))
     }
 }
@@ -178,16 +202,24 @@ pub fn find<'a, T: TermSource + ?Sized>(
         .filter_map(|c| {
             let (term, explanation) = engines.entries.verified(c.id)?;
             Some(Scored {
-                entry: Entry { id: c.id, term, explanation },
+                entry: Entry { id: c.id, term, explanation, origin: Origin::User },
                 score: c.score,
                 confirmed: None,
             })
         })
         .collect();
     outcome.fuzzy_time = started.elapsed();
-    let Smart::Confirm { llm: request, .. } = smart else { return outcome };
+    if let Smart::Confirm { llm: request, .. } = smart {
+        confirm(&mut outcome, request, message);
+    }
+    outcome
+}
+
+/// Asks the model which of the outcome's candidates `message` is really about (nothing to ask
+/// without candidates).
+fn confirm(outcome: &mut Outcome, request: &llm::LlmRequest, message: &str) {
     if outcome.candidates.is_empty() {
-        return outcome;
+        return;
     }
     let started = Instant::now();
     let listed: Vec<(&str, &str)> =
@@ -202,7 +234,6 @@ pub fn find<'a, T: TermSource + ?Sized>(
         Err(e) => outcome.verdict = Verdict::Failed(e.to_string()),
     }
     outcome.llm_time = started.elapsed();
-    outcome
 }
 
 /// Exact hits in glossary order. Each hit the automaton reports is checked against the
@@ -233,6 +264,7 @@ fn exact_hits<'a, T: TermSource + ?Sized>(
                 id,
                 term,
                 explanation,
+                origin: Origin::User,
             })
         })
         .collect()

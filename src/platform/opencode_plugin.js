@@ -25,10 +25,11 @@ function userText(parts) {
     .join("\n")
 }
 
-// The block for `prompt`, or "" for no hit and for any failure.
-function lookUp(prompt, sessionID) {
+// The block for `prompt`, or "" for no hit and for any failure. `cwd` is the project's
+// folder: the hook looks for the project glossary (.tinylingo/glossary.json) from there.
+function lookUp(prompt, sessionID, cwd) {
   const run = spawnSync(TINYLINGO, ["hook", "opencode"], {
-    input: JSON.stringify({ prompt, sessionID }),
+    input: JSON.stringify({ prompt, sessionID, cwd }),
     encoding: "utf8",
     timeout: TIMEOUT_MS,
     stdio: ["pipe", "pipe", "ignore"],
@@ -101,7 +102,7 @@ export const TinylingoPlugin = async ({ client, directory } = {}) => ({
       if (prompt === "") return
       const message = output.message || {}
       const sessionID = (input && input.sessionID) || message.sessionID || ""
-      const block = lookUp(prompt, sessionID)
+      const block = lookUp(prompt, sessionID, directory || "")
       if (block === "") return
       parts.push({
         id: partID(parts),

@@ -31,6 +31,10 @@ pub struct Settings {
     pub thread: ThreadSettings,
     pub stats: StatsSettings,
     pub matching: MatchingSettings,
+    /// `trust.folders`: the project roots whose `.tinylingo/glossary.json` the hook may inject
+    /// (canonical absolute paths, see [`crate::project`]). Archived so that the hook knows the
+    /// list without parsing `config.json`; changed only by `trust` and `untrust`.
+    pub trusted: Vec<String>,
 }
 
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
@@ -100,6 +104,7 @@ impl Default for Settings {
             thread: ThreadSettings { enabled: false, dir: String::new(), role: "Developer".into() },
             stats: StatsSettings { enabled: true },
             matching: MatchingSettings { word_boundary: false },
+            trusted: Vec::new(),
         }
     }
 }
@@ -146,6 +151,10 @@ const KNOWN: &[(&str, Kind)] = &[
     ("stats.enabled", Kind::Bool),
     ("matching.wordBoundary", Kind::Bool),
 ];
+
+/// The trust list's key: shown by `config`, but set only by `trust` and `untrust`, which
+/// canonicalise the folders (a path typed by hand would never match).
+pub const TRUST_KEY: &str = "trust.folders";
 
 /// The dotted names of every key that can be set.
 pub fn known_keys() -> impl Iterator<Item = &'static str> {
@@ -203,6 +212,17 @@ impl Config {
         for key in self.unknown_keys() {
             warnings.push(format!("config.json: unknown key \"{key}\" is ignored"));
         }
+        match lookup(&self.raw, TRUST_KEY) {
+            None => {}
+            Some(Value::Array(list)) if list.iter().all(Value::is_string) => {
+                s.trusted = self.trusted();
+            }
+            Some(other) => warnings.push(format!(
+                "config.json: {TRUST_KEY} must be a list of folders, not {}; no project \
+                 glossary is trusted",
+                short(other)
+            )),
+        }
         (s, warnings)
     }
 
@@ -221,7 +241,24 @@ impl Config {
                 *at = value.clone();
             }
         }
+        merged["trust"]["folders"] = Value::from(self.trusted());
         merged
+    }
+
+    /// The folders in `trust.folders` (what is not text is left out).
+    pub fn trusted(&self) -> Vec<String> {
+        let list = lookup(&self.raw, TRUST_KEY).and_then(Value::as_array);
+        list.into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+    }
+
+    /// Replaces `trust.folders`.
+    pub fn set_trusted(&mut self, folders: Vec<String>) {
+        let trust = self.raw.entry("trust").or_insert_with(|| Value::Object(Map::new()));
+        if !trust.is_object() {
+            *trust = Value::Object(Map::new());
+        }
+        let map = trust.as_object_mut().expect("made an object just above");
+        map.insert("folders".into(), Value::from(folders));
     }
 
     /// The keys in the file that tinylingo does not know (dotted; for a warning).
@@ -245,6 +282,12 @@ impl Config {
     /// Sets a known key from its command-line text: `true`/`false` are booleans, numbers are
     /// numbers, anything else is text (text keys take the words as given).
     pub fn set(&mut self, key: &str, text: &str) -> Result<()> {
+        if key == TRUST_KEY {
+            return Err(Error::bad_input(
+                format!("{TRUST_KEY} is changed by `tinylingo trust` and `tinylingo untrust`"),
+                Some("tinylingo trust [DIR] (default: the project of the current folder)".into()),
+            ));
+        }
         let kind = kind_of(key).ok_or_else(|| unknown_key(key))?;
         let value = match kind {
             Kind::Text | Kind::Name | Kind::Url | Kind::Template | Kind::Choice(_) => {
@@ -399,6 +442,9 @@ fn defaults_json() -> Value {
         "matching": {
             "wordBoundary": d.matching.word_boundary,
         },
+        "trust": {
+            "folders": d.trusted,
+        },
     })
 }
 
@@ -407,11 +453,13 @@ fn collect_unknown(map: &Map<String, Value>, prefix: &str, found: &mut Vec<Strin
     for (k, v) in map {
         let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
         let group = format!("{key}.");
-        if kind_of(&key).is_some() {
+        if kind_of(&key).is_some() || key == TRUST_KEY {
             continue;
         }
         match v {
-            Value::Object(inner) if known_keys().any(|known| known.starts_with(&group)) => {
+            Value::Object(inner)
+                if known_keys().chain([TRUST_KEY]).any(|known| known.starts_with(&group)) =>
+            {
                 collect_unknown(inner, &key, found)
             }
             _ => found.push(key),

@@ -28,6 +28,9 @@ pub use glossary::Glossary;
 #[derive(Debug, Clone)]
 pub struct Store {
     dir: PathBuf,
+    /// The settings file: `config.json` in `dir`, except for a project's store, which has no
+    /// settings of its own and takes the user's (see [`Store::project`]).
+    config: PathBuf,
 }
 
 impl Store {
@@ -48,7 +51,16 @@ impl Store {
 
     /// A store in an explicit folder (tests, benches).
     pub fn at(dir: impl Into<PathBuf>) -> Store {
-        Store { dir: dir.into() }
+        let dir = dir.into();
+        Store { config: dir.join(CONFIG_FILE), dir }
+    }
+
+    /// A project's store (`<root>/.tinylingo`, see [`crate::project`]): its own glossary,
+    /// index and lock, and the settings of `user`. The project's index is built with the
+    /// user's settings (`matching.wordBoundary` shapes it) and its header fingerprints the
+    /// user's `config.json`, so a change of settings makes it stale and it is rebuilt once.
+    pub fn project(dir: impl Into<PathBuf>, user: &Store) -> Store {
+        Store { dir: dir.into(), config: user.config.clone() }
     }
 
     pub fn dir(&self) -> &Path {
@@ -58,17 +70,17 @@ impl Store {
         self.dir.join(GLOSSARY_FILE)
     }
     pub fn config_path(&self) -> PathBuf {
-        self.dir.join(CONFIG_FILE)
+        self.config.clone()
     }
     /// The precompiled index the hook maps (see [`crate::index`]).
     pub fn index_path(&self) -> PathBuf {
         self.dir.join(INDEX_FILE)
     }
-    /// The lock file every read-modify-write of this folder holds exclusively.
     /// What `install` changed (see [`installed`]).
     pub fn installed_path(&self) -> PathBuf {
         self.dir.join(INSTALLED_FILE)
     }
+    /// The lock file every read-modify-write of this folder holds exclusively.
     pub fn lock_path(&self) -> PathBuf {
         self.dir.join(".lock")
     }

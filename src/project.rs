@@ -1,0 +1,348 @@
+//! Project glossaries: `.tinylingo/glossary.json` in a project's folder, shared through git.
+//!
+//! A project glossary is the user's glossary format in a file of the repository: git carries
+//! it to everyone on the project, and pull requests review it. Its folder is a [`Store`] of its
+//! own (glossary, index, lock, the same write discipline) whose settings are the user's
+//! ([`Store::project`]).
+//!
+//! * Discovery: the nearest `.tinylingo/glossary.json` at or above a folder (the event's `cwd`
+//!   for the hook, the current folder for the CLI), one `stat` per folder, at most
+//!   [`MAX_DEPTH`] of them. At most one project glossary applies.
+//! * Trust: its text goes into the model's context, and it arrives with a `git clone` of
+//!   someone else's repository, so it is used only when its root (the folder holding
+//!   `.tinylingo/`) is in the user's `trust.folders`. Trust is per folder, not per content: a
+//!   teammate's change that arrives with `git pull` applies without asking again.
+//! * `.tinylingo/.gitignore`, written with the folder, keeps our other files (index, lock,
+//!   temporary files) out of the repository.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::store::files::{read_if_exists, write_atomic};
+use crate::store::{Glossary, Store};
+
+pub use crate::matching::Origin;
+
+/// The folder, in a project's root, that holds its glossary.
+pub const DIR: &str = ".tinylingo";
+/// The most folders the walk up looks at: a bound on the hook's `stat` calls.
+pub const MAX_DEPTH: usize = 48;
+
+/// What `.tinylingo/.gitignore` lists: every file of ours there but the glossary.
+const GITIGNORE: &str = "\
+# Written by tinylingo. glossary.json is the project glossary: commit it.
+# These are tinylingo's own files, rebuilt or kept per clone:
+glossary.index
+.lock
+.*.tmp
+removals.json
+usage.log
+usage.json
+debug.log
+";
+
+/// A project glossary's place.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The folder holding `.tinylingo/`.
+    pub root: PathBuf,
+    /// `.tinylingo/` as a store (with the user's settings).
+    pub store: Store,
+}
+
+impl Project {
+    fn at(root: PathBuf, user: &Store) -> Project {
+        let store = Store::project(root.join(DIR), user);
+        Project { root, store }
+    }
+
+    pub fn glossary_path(&self) -> PathBuf {
+        self.store.glossary_path()
+    }
+
+    /// Whether the root is among `trusted` (canonical paths). The root as found is compared
+    /// first (a `cwd` from an assistant is canonical already), and canonicalised only when that
+    /// fails, so the hook's usual case costs no system call.
+    pub fn is_trusted<'t>(&self, trusted: impl Iterator<Item = &'t str> + Clone) -> bool {
+        let root = self.root.as_os_str();
+        if trusted.clone().any(|t| root == t) {
+            return true;
+        }
+        match std::fs::canonicalize(&self.root) {
+            Ok(canonical) if canonical != self.root => {
+                trusted.into_iter().any(|t| canonical.as_os_str() == t)
+            }
+            _ => false,
+        }
+    }
+
+    /// Reads the glossary as a command does: an error (with the file's path and line) when it
+    /// cannot be parsed, saying so when git left merge-conflict markers in it.
+    pub fn check(&self) -> Result<()> {
+        if crate::index::CurrentIndex::open(&self.store).is_some() {
+            return Ok(());
+        }
+        Glossary::load(&self.store).map(drop).map_err(|e| self.explain(e))
+    }
+
+    /// `e` about this glossary, naming a merge conflict when that is the cause.
+    pub fn explain(&self, e: Error) -> Error {
+        let Error::BadFile { path, line, problem } = e else { return e };
+        let conflict = read_if_exists(&path).ok().flatten().is_some_and(|b| has_conflict(&b));
+        let problem = if conflict {
+            format!("{problem} (git left merge-conflict markers in it: resolve them and commit)")
+        } else {
+            problem
+        };
+        Error::BadFile { path, line, problem }
+    }
+
+    /// The command that trusts this project, for messages.
+    pub fn trust_command(&self) -> String {
+        format!("tinylingo trust {}", crate::error::shell_word(&self.root.to_string_lossy()))
+    }
+
+    /// Creates `.tinylingo/` and its `.gitignore` when they are missing.
+    pub fn prepare(&self) -> Result<()> {
+        self.store.ensure_dir()?;
+        let ignore = self.store.dir().join(".gitignore");
+        if !ignore.exists() {
+            write_atomic(&ignore, GITIGNORE.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// Which glossaries a command reads (`--project`, `--user`, or both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Filter {
+    #[default]
+    Both,
+    Project,
+    User,
+}
+
+impl Filter {
+    pub fn new(project: bool, user: bool) -> Filter {
+        match (project, user) {
+            (true, false) => Filter::Project,
+            (false, true) => Filter::User,
+            _ => Filter::Both,
+        }
+    }
+    fn wants(self, origin: Origin) -> bool {
+        match self {
+            Filter::Both => true,
+            Filter::Project => origin == Origin::Project,
+            Filter::User => origin == Origin::User,
+        }
+    }
+}
+
+/// The glossaries a command sees where it runs: the user's, and the project glossary of the
+/// current folder, with whether it is trusted and why it cannot be read, if it cannot.
+#[derive(Debug)]
+pub struct Scopes {
+    pub user: Store,
+    pub project: Option<Project>,
+    pub trusted: bool,
+    /// The project glossary does not parse (a merge conflict, a bad hand edit): every command
+    /// reports it, and those reading both glossaries go on with the user's.
+    pub problem: Option<Error>,
+}
+
+impl Scopes {
+    /// The scopes of the current folder. The trust list is read from the user's config.json
+    /// (its defaults when that cannot be read: nothing trusted).
+    pub fn here(user: Store) -> Scopes {
+        let project = find_here(&user);
+        let (trusted, problem) = match &project {
+            None => (false, None),
+            Some(p) => {
+                let list = crate::store::config::Config::load(&user)
+                    .map(|c| c.trusted())
+                    .unwrap_or_default();
+                (p.is_trusted(list.iter().map(String::as_str)), p.check().err())
+            }
+        };
+        Scopes { user, project, trusted, problem }
+    }
+
+    /// The project, for a command that acts on it alone (`--project`): an error when there is
+    /// none here or it cannot be read.
+    pub fn project(&self) -> Result<&Project> {
+        match (&self.project, &self.problem) {
+            (None, _) => {
+                Err(no_project("create one: tinylingo record --project <term> <explanation>"))
+            }
+            (Some(_), Some(Error::BadFile { path, line, problem })) => {
+                Err(Error::BadFile { path: path.clone(), line: *line, problem: problem.clone() })
+            }
+            (Some(_), Some(e)) => Err(Error::bad_input(e.to_string(), e.hint())),
+            (Some(p), None) => Ok(p),
+        }
+    }
+
+    /// Runs `f` on the glossaries `filter` selects, project first, each borrowed from its
+    /// index when that is current ([`crate::index::read_glossary`]). An unreadable project
+    /// glossary is left out when both are asked for (it was reported), and an error when it
+    /// alone is.
+    pub fn read<R>(
+        &self,
+        filter: Filter,
+        f: impl FnOnce(&[(Origin, &Glossary)]) -> R,
+    ) -> Result<R> {
+        let read_user = |f: &mut dyn FnMut(Option<&Glossary>) -> R| -> Result<R> {
+            if filter.wants(Origin::User) {
+                crate::index::read_glossary(&self.user, |g| f(Some(g)))
+            } else {
+                Ok(f(None))
+            }
+        };
+        let project = match filter {
+            Filter::Project => Some(self.project()?),
+            Filter::Both if self.problem.is_none() => self.project.as_ref(),
+            _ => None,
+        };
+        let mut f = Some(f);
+        let mut call = |list: &[(Origin, &Glossary)]| (f.take().expect("called once"))(list);
+        match project {
+            Some(p) => crate::index::read_glossary(&p.store, |pg| {
+                read_user(&mut |ug| match ug {
+                    Some(ug) => call(&[(Origin::Project, pg), (Origin::User, ug)]),
+                    None => call(&[(Origin::Project, pg)]),
+                })
+            })
+            .map_err(|e| p.explain(e))?,
+            None => read_user(&mut |ug| match ug {
+                Some(ug) => call(&[(Origin::User, ug)]),
+                None => call(&[]),
+            }),
+        }
+    }
+}
+
+fn no_project(hint: &str) -> Error {
+    Error::NotFound {
+        problem: format!("no project glossary ({DIR}/glossary.json) here or in any folder above"),
+        hint: Some(hint.into()),
+    }
+}
+
+/// Whether `bytes` hold a line git writes around a merge conflict.
+fn has_conflict(bytes: &[u8]) -> bool {
+    bytes.split(|&b| b == b'\n').any(|line| line.starts_with(b"<<<<<<< ") || line == b"=======")
+}
+
+/// The nearest project glossary at or above `start` (an absolute folder): one `stat` per
+/// folder, at most [`MAX_DEPTH`]. The user's own store is never a project, even when it is
+/// called `.tinylingo` (a `TINYLINGO_HOME` of `~/.tinylingo`).
+pub fn find(start: &Path, user: &Store) -> Option<Project> {
+    if !start.is_absolute() {
+        return None;
+    }
+    let mut probe = PathBuf::with_capacity(start.as_os_str().len() + 32);
+    for dir in start.ancestors().take(MAX_DEPTH) {
+        probe.clear();
+        probe.push(dir);
+        probe.push(DIR);
+        if probe == user.dir() {
+            continue;
+        }
+        probe.push("glossary.json");
+        if std::fs::metadata(&probe).is_ok_and(|m| m.is_file()) {
+            return Some(Project::at(dir.to_path_buf(), user));
+        }
+    }
+    None
+}
+
+/// The project glossary of the current folder, if there is one.
+pub fn find_here(user: &Store) -> Option<Project> {
+    find(&std::env::current_dir().ok()?, user)
+}
+
+/// Where `record --project` (and the other writers) write, from `start`: the project glossary
+/// that applies there; else a `.tinylingo/` folder already there or above, up to the root of
+/// the git work tree (the folder holding `.git`); else `.tinylingo/` at that root; outside git,
+/// in `start` itself. The folder is not created here.
+pub fn for_writing(start: &Path, user: &Store) -> Project {
+    if let Some(found) = find(start, user) {
+        return found;
+    }
+    for dir in start.ancestors().take(MAX_DEPTH) {
+        let ours = dir.join(DIR);
+        if ours.is_dir() && ours != user.dir() {
+            return Project::at(dir.to_path_buf(), user);
+        }
+        if dir.join(".git").exists() {
+            return Project::at(dir.to_path_buf(), user);
+        }
+    }
+    Project::at(start.to_path_buf(), user)
+}
+
+/// The folder `trust` and `untrust` act on: `dir` canonicalised, or the root of the project
+/// that applies in the current folder.
+pub fn trust_target(dir: Option<&str>, user: &Store) -> Result<PathBuf> {
+    let folder = match dir {
+        Some(d) => PathBuf::from(d),
+        None => match find_here(user) {
+            Some(p) => p.root,
+            None => {
+                return Err(no_project("name the folder: tinylingo trust DIR"))
+            }
+        },
+    };
+    std::fs::canonicalize(&folder).map_err(|e| Error::io(&folder, "find folder", e)).and_then(
+        |p| {
+            if p.is_dir() {
+                Ok(p)
+            } else {
+                Err(Error::bad_input(format!("{} is not a folder", p.display()), None))
+            }
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_glossary_applies_and_the_user_store_never_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let deep = root.join("a/b/c");
+        std::fs::create_dir_all(&deep).unwrap();
+        let user = Store::at(root.join("a/.tinylingo"));
+        std::fs::create_dir_all(user.dir()).unwrap();
+        std::fs::write(user.glossary_path(), "{}").unwrap();
+        assert!(find(&deep, &user).is_none(), "the user's own store is not a project");
+        std::fs::create_dir_all(root.join(DIR)).unwrap();
+        std::fs::write(root.join(DIR).join("glossary.json"), "{}").unwrap();
+        assert_eq!(find(&deep, &user).unwrap().root, root);
+        std::fs::create_dir_all(root.join("a/b/.tinylingo")).unwrap();
+        std::fs::write(root.join("a/b/.tinylingo/glossary.json"), "{}").unwrap();
+        assert_eq!(find(&deep, &user).unwrap().root, root.join("a/b"));
+        assert!(find(Path::new("relative/path"), &user).is_none());
+    }
+
+    #[test]
+    fn writers_go_to_the_git_root() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let user = Store::at(root.join("home"));
+        std::fs::create_dir_all(root.join("repo/.git")).unwrap();
+        std::fs::create_dir_all(root.join("repo/src/x")).unwrap();
+        assert_eq!(for_writing(&root.join("repo/src/x"), &user).root, root.join("repo"));
+        std::fs::create_dir_all(root.join("loose")).unwrap();
+        assert_eq!(for_writing(&root.join("loose"), &user).root, root.join("loose"));
+    }
+
+    #[test]
+    fn conflict_markers_are_recognised() {
+        assert!(has_conflict(b"{\n<<<<<<< HEAD\n  \"a\": \"b\"\n=======\n>>>>>>> x\n}"));
+        assert!(!has_conflict(b"{\n  \"a\": \"<<<<<<< not at a line start\"\n}"));
+    }
+}
