@@ -289,20 +289,16 @@ pub fn trust_target(dir: Option<&str>, user: &Store) -> Result<PathBuf> {
         Some(d) => PathBuf::from(d),
         None => match find_here(user) {
             Some(p) => p.root,
-            None => {
-                return Err(no_project("name the folder: tinylingo trust DIR"))
-            }
+            None => return Err(no_project("name the folder: tinylingo trust DIR")),
         },
     };
-    std::fs::canonicalize(&folder).map_err(|e| Error::io(&folder, "find folder", e)).and_then(
-        |p| {
-            if p.is_dir() {
-                Ok(p)
-            } else {
-                Err(Error::bad_input(format!("{} is not a folder", p.display()), None))
-            }
-        },
-    )
+    std::fs::canonicalize(&folder).map_err(|e| Error::io(&folder, "find folder", e)).and_then(|p| {
+        if p.is_dir() {
+            Ok(p)
+        } else {
+            Err(Error::bad_input(format!("{} is not a folder", p.display()), None))
+        }
+    })
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 
 use crate::error::Result;
 use crate::matching::Origin;
-use crate::project::{Filter, Scopes};
 use crate::output::{timestamp, Records};
+use crate::project::{Filter, Scopes};
 use crate::store::config::Config;
 use crate::usage::{self, TermUsage};
 

@@ -67,9 +67,8 @@ pub(super) fn note_untrusted(scopes: &Scopes) {
 }
 
 pub(super) fn list(scopes: &Scopes, filter: Filter, format: Format) -> Result<u8> {
-    let (text, empty) = scopes.read(filter, |g| {
-        (render(scoped(g), format), g.iter().all(|(_, g)| g.is_empty()))
-    })?;
+    let (text, empty) = scopes
+        .read(filter, |g| (render(scoped(g), format), g.iter().all(|(_, g)| g.is_empty())))?;
     if empty && format == Format::Text {
         eprintln!("No entries recorded.");
     }

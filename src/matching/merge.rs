@@ -49,7 +49,9 @@ fn merge<'a>(mut project: Outcome<'a>, user: Outcome<'a>) -> Outcome<'a> {
     // Best first as each list was, the project's first among equals; as many as one search
     // would propose, so that the model's prompt does not grow.
     project.candidates.sort_by(|a, b| {
-        b.score.total_cmp(&a.score).then((a.entry.origin, a.entry.id).cmp(&(b.entry.origin, b.entry.id)))
+        b.score
+            .total_cmp(&a.score)
+            .then((a.entry.origin, a.entry.id).cmp(&(b.entry.origin, b.entry.id)))
     });
     project.candidates.truncate(MAX_CANDIDATES);
     project.exact_time += user.exact_time;
