@@ -298,7 +298,7 @@ fn match_json_shape() {
     out.ok();
     assert_eq!(
         out.json(),
-        json!({"exact": [{"term": "提交", "explanation": seed("提交")}], "candidates": []})
+        json!({"exact": [{"term": "提交", "explanation": seed("提交"), "scope": "user"}], "candidates": []})
     );
     let out = home.run(&["match", "--json", "nothing here"]);
     out.expect_code(1);

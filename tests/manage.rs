@@ -8,7 +8,12 @@ use common::{read, Home, SEED};
 use serde_json::{json, Value};
 
 fn entries_json(entries: &[(&str, &str)]) -> Value {
-    Value::Array(entries.iter().map(|(t, e)| json!({"term": t, "explanation": e})).collect())
+    Value::Array(
+        entries
+            .iter()
+            .map(|(t, e)| json!({"term": t, "explanation": e, "scope": "user"}))
+            .collect(),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -36,7 +41,7 @@ fn list_prints_every_format_in_glossary_order() {
     assert_eq!(
         tsv.stdout,
         format!(
-            "{}\t{}\n{}\t{}\ntab\\tterm\tline one\\nline two \\\\ back\\r\n",
+            "{}\t{}\tuser\n{}\t{}\tuser\ntab\\tterm\tline one\\nline two \\\\ back\\r\tuser\n",
             SEED[0].0, SEED[0].1, SEED[1].0, SEED[1].1
         )
     );
@@ -80,7 +85,8 @@ fn match_and_config_take_the_formats_too() {
         .lines()
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), 5, "{l}");
+            assert_eq!(f.len(), 6, "{l}");
+            assert_eq!(f[5], "user", "{l}");
             (f[0], f[1])
         })
         .collect();
@@ -128,7 +134,7 @@ fn search_is_case_insensitive_over_terms_and_explanations() {
     out.ok();
     assert_eq!(out.stdout, "智能抠图: 类名 BGRemover\n");
     let out = home.run(&["search", "LOOP", "--format", "tsv"]);
-    assert_eq!(out.stdout, "Loop\tmain loop\n");
+    assert_eq!(out.stdout, "Loop\tmain loop\tuser\n");
     let out = home.run(&["search", "push", "--term-only"]);
     out.expect_code(1);
     assert_eq!(out.stdout, "");
@@ -193,7 +199,10 @@ fn import_refuses_conflicts_unless_told_which_side_wins() {
     let listed = home.run(&["list", "--json"]).json();
     assert_eq!(listed, entries_json(&[("a", "ours"), ("b", "same"), ("c", "new")]));
     home.run_with_stdin(&["import", "-", "--replace"], Some(input)).ok();
-    assert_eq!(home.run(&["list", "--format", "tsv"]).stdout, "a\ttheirs\nb\tsame\nc\tnew\n");
+    assert_eq!(
+        home.run(&["list", "--format", "tsv"]).stdout,
+        "a\ttheirs\tuser\nb\tsame\tuser\nc\tnew\tuser\n"
+    );
 }
 
 #[test]
@@ -246,7 +255,7 @@ fn remove_search_previews_then_removes_with_the_code_once() {
     assert!(out.stderr.contains(&format!("tinylingo remove --confirm {code}")));
 
     home.run(&["remove", "--confirm", &code]).ok();
-    assert_eq!(home.run(&["list", "--format", "tsv"]).stdout, "other\tunrelated\n");
+    assert_eq!(home.run(&["list", "--format", "tsv"]).stdout, "other\tunrelated\tuser\n");
     let again = home.run(&["remove", "--confirm", &code]);
     again.expect_code(1);
     assert!(again.stderr.contains("used once"), "{}", again.stderr);
@@ -284,7 +293,7 @@ fn an_expired_code_is_refused() {
 fn remove_search_yes_removes_at_once_and_repeats_are_harmless() {
     let home = five_and_one();
     home.run(&["remove", "--search", "PROJECTA", "--yes"]).ok();
-    assert_eq!(home.run(&["list", "--format", "tsv"]).stdout, "other\tunrelated\n");
+    assert_eq!(home.run(&["list", "--format", "tsv"]).stdout, "other\tunrelated\tuser\n");
     home.run(&["remove", "--search", "projecta", "--yes"]).expect_code(1);
     // A term named twice is removed once.
     home.run(&["remove", "other", "other"]).ok();

@@ -97,7 +97,11 @@ fn the_hook_gets_the_users_text_and_its_answer_becomes_one_synthetic_part() {
     ]);
     let output = chat_message(&h, &parts);
     let stdin: Value = serde_json::from_str(&h.read("stdin.json")).unwrap();
-    assert_eq!(stdin, json!({"prompt": "first line\nsecond line", "sessionID": "ses_01"}));
+    // The plugin's directory is the event's cwd: where the hook looks for a project glossary.
+    assert_eq!(
+        stdin,
+        json!({"prompt": "first line\nsecond line", "sessionID": "ses_01", "cwd": "/work"})
+    );
     let after = output["parts"].as_array().unwrap();
     assert_eq!(after[..4], parts.as_array().unwrap()[..], "the user's parts untouched");
     assert_eq!(after.len(), 5);

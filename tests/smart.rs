@@ -115,7 +115,7 @@ fn design_example_is_a_candidate_at_the_default_threshold() {
         json!({
             "exact": [],
             "candidates": [
-                {"term": term, "explanation": explanation, "score": 0.2, "confirmed": null}
+                {"term": term, "explanation": explanation, "score": 0.2, "confirmed": null, "scope": "user"}
             ]
         })
     );
@@ -128,7 +128,10 @@ fn no_llm_never_asks_the_model_even_with_smart_on() {
     let out = home.run(&["match", "--json", "--no-llm", ONE_CANDIDATE]);
     out.ok();
     let v = out.json();
-    assert_eq!(v["exact"], json!([{"term": "提交", "explanation": seed("提交").1}]));
+    assert_eq!(
+        v["exact"],
+        json!([{"term": "提交", "explanation": seed("提交").1, "scope": "user"}])
+    );
     assert_eq!(v["candidates"][0]["confirmed"], json!(null));
     assert_no_request_before_probe(&server, "match --no-llm");
 }
@@ -540,9 +543,9 @@ fn match_shows_a_confirmed_candidate_as_smart() {
     assert_eq!(
         out.json(),
         json!({
-            "exact": [{"term": "提交", "explanation": seed("提交").1}],
+            "exact": [{"term": "提交", "explanation": seed("提交").1, "scope": "user"}],
             "candidates": [
-                {"term": term, "explanation": explanation, "score": 0.2, "confirmed": true}
+                {"term": term, "explanation": explanation, "score": 0.2, "confirmed": true, "scope": "user"}
             ]
         })
     );
@@ -594,9 +597,9 @@ fn match_with_the_model_down_leaves_confirmed_null() {
     assert_eq!(
         out.json(),
         json!({
-            "exact": [{"term": "提交", "explanation": seed("提交").1}],
+            "exact": [{"term": "提交", "explanation": seed("提交").1, "scope": "user"}],
             "candidates": [
-                {"term": term, "explanation": explanation, "score": 0.2, "confirmed": null}
+                {"term": term, "explanation": explanation, "score": 0.2, "confirmed": null, "scope": "user"}
             ]
         })
     );
