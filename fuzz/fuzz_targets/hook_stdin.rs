@@ -90,7 +90,8 @@ fuzz_target!(|input: &[u8]| {
                 assert!(block.is_none(), "{}: answered an event it could not parse", p.name())
             }
             Ok(event) => {
-                let (out, _) = tinylingo::hook::respond(&f.dedupe, p, data, event);
+                let indexes = tinylingo::hook::Indexes { user: data, project: None };
+                let (out, _) = tinylingo::hook::respond(&f.dedupe, p, &indexes, event);
                 let b = check_output(p.name(), out.as_deref());
                 if let Some(b) = b {
                     assert!(b.chars().count() <= 300, "over inject.maxChars: {b:?}");

@@ -150,9 +150,14 @@ fuzz_target!(|input: &[u8]| {
                 model: None,
                 cwd: None,
             };
+            // Alone, and as a project's index merged with itself as the user's.
+            let alone = tinylingo::hook::Indexes { user: data, project: None };
+            let merged = tinylingo::hook::Indexes { user: data, project: Some(data) };
             for p in Platform::ALL {
-                let (out, _) = tinylingo::hook::respond(store, p, data, &event);
-                check_output(p.name(), out.as_deref());
+                for indexes in [&alone, &merged] {
+                    let (out, _) = tinylingo::hook::respond(store, p, indexes, &event);
+                    check_output(p.name(), out.as_deref());
+                }
             }
         }
         _ => unreachable!(),
