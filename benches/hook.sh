@@ -12,6 +12,13 @@
 #         JOURNAL=1         measure with the thread journal on: the prompt hook then keeps each
 #                           prompt, and the after-response hook (`hook gemini after`, whose event
 #                           carries prompt and answer) is measured against the no-op too
+#         PROJECT=N         add a trusted project glossary of N terms: `.tinylingo/` in a temporary
+#                           git folder, which is the event's cwd (a few levels down), so the hook
+#                           walks up to it and merges its hits with the user's. Its terms are the
+#                           first N of the user's synthetic ones: each project hit shadows a user
+#                           hit, the block keeps its size, and what is added is the walk, the
+#                           second index and the merge. Without PROJECT the event's cwd is a
+#                           folder with no project glossary above it (the walk finds nothing).
 #
 # Quote the ratios and medians: absolute times drift on shared machines, ratios measured in
 # one run do not.
@@ -36,11 +43,32 @@ for n in "${sizes[@]}"; do
   mkdir -p "$store"
   target/release/examples/synth "$n" "$store" --event "$work/event.json"
   export TINYLINGO_HOME="$store"
+  if [ -n "${PROJECT:-}" ]; then
+    project="$work/project-$n"
+    mkdir -p "$project/src/app/module"
+    git -C "$project" init -q
+    target/release/examples/synth "$PROJECT" "$project/.tinylingo"
+    "$bin" trust "$project" 2>/dev/null
+    cwd="$project/src/app/module"
+  else
+    cwd="$work/no-project/src/app/module"
+    mkdir -p "$cwd"
+  fi
+  python3 -c 'import json, sys
+e = json.load(open(sys.argv[1])); e["cwd"] = sys.argv[2]; json.dump(e, open(sys.argv[1], "w"), ensure_ascii=False)' \
+    "$work/event.json" "$cwd"
   if [ "${DEDUPE:-0}" = 1 ]; then "$bin" config inject.dedupe true 2>/dev/null; fi
   if [ "${JOURNAL:-0}" = 1 ]; then "$bin" config thread.enabled true 2>/dev/null; fi
   # The benchmark is only meaningful if the hook really answers from the mapped index.
   out=$("$bin" hook claude <"$work/event.json")
   case "$out" in *TinyLingo*) ;; *) echo "hook gave no block at $n terms: $out" >&2; exit 1 ;; esac
+  if [ -n "${PROJECT:-}" ]; then
+    # ... and with the project's terms (its index rebuilt once, above: `trust` changed the
+    # user's config.json, which the project index's header fingerprints).
+    prompt=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["prompt"])' "$work/event.json")
+    (cd "$cwd" && "$bin" match --no-llm --format tsv "$prompt" | grep -q $'\tproject$') ||
+      { echo "no project hit at $n terms" >&2; exit 1; }
+  fi
   ratio_line=$(target/release/examples/hookbench "$runs" "$work/event.json" "$noop" -- "$bin" hook claude)
   rss_kib=$(/usr/bin/time -f %M "$bin" hook claude <"$work/event.json" 2>&1 >/dev/null | tail -n 1)
   rec_ms=$(for i in $(seq "$record_runs"); do
