@@ -127,7 +127,18 @@ pub fn adopt(user: &Store, project: &Project) -> Result<bool> {
     project.prepare()?;
     let root = std::fs::canonicalize(&project.root)
         .map_err(|e| Error::io(&project.root, "find folder", e))?;
-    trust(user, &root)
+    if !trust(user, &root)? {
+        return Ok(false);
+    }
+    // Trusting wrote the user's config.json, which the project index's header fingerprints:
+    // rebuilt now, so that the first prompt maps it rather than rebuilding it.
+    let store = &project.store;
+    let _lock = store.lock()?;
+    if let Ok(glossary) = Glossary::load(store) {
+        let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
+        index::rebuild(store, &glossary, &settings)?;
+    }
+    Ok(true)
 }
 
 /// Writes the user's config and rebuilds the index, which archives the settings the hook

@@ -426,7 +426,8 @@ fn run(command: Command) -> Result<u8> {
         }
         Command::Remove { terms, search, term_only, confirm, yes, project } => {
             let target = if project { &scopes.project()?.store } else { &store };
-            entries::remove(target, &terms, search.as_deref(), term_only, confirm.as_deref(), yes)
+            let (search, confirm) = (search.as_deref(), confirm.as_deref());
+            entries::remove(target, &terms, search, term_only, confirm, yes, project)
         }
         Command::List { format, scope } => entries::list(&scopes, scope.get(), format.get()),
         Command::Search { query, term_only, format, scope } => {

@@ -90,7 +90,12 @@ fn record_project_creates_the_folder_at_the_git_root_and_trusts_it() {
     let status = git(&repo, &["status", "--porcelain", "--untracked-files=all"]);
     let listed: Vec<&str> = status.lines().map(|l| &l[3..]).collect();
     assert_eq!(listed, [".tinylingo/.gitignore", ".tinylingo/glossary.json"], "{status}");
-    assert!(repo.join(".tinylingo/glossary.index").exists());
+    // The index `record` left is current: the first prompt maps it, without a rebuild
+    // (trusting the folder changed the config.json its header fingerprints).
+    let index = repo.join(".tinylingo/glossary.index");
+    let built = common::stamp(&index);
+    assert!(hook_in(&h, &deep, "智能抠图").contains("BGRemover"));
+    assert_eq!(common::stamp(&index), built);
     // The user's own glossary is untouched.
     assert!(!h.glossary().exists());
 }
@@ -230,7 +235,13 @@ fn remove_and_import_with_project() {
     // Without --project, remove takes the user's entry and leaves the project's alone.
     ok_in(&h, &repo, &["remove", "提交"]);
     run_in(&h, &repo, &["remove", "联调"]).expect_code(1);
-    ok_in(&h, &repo, &["remove", "--project", "--search", "USE", "--yes"]);
+    // The two steps of remove --search, on the project's glossary.
+    let out = run_in(&h, &repo, &["remove", "--project", "--search", "USE"]);
+    out.expect_code(1);
+    let code = out.stdout.trim().to_string();
+    assert!(out.stderr.contains(&format!("tinylingo remove --project --confirm {code}")));
+    run_in(&h, &repo, &["remove", "--confirm", &code]).expect_code(1);
+    ok_in(&h, &repo, &["remove", "--project", "--confirm", &code]);
     assert_eq!(ok_in(&h, &repo, &["list", "--project"]), "");
 }
 

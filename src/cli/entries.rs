@@ -166,12 +166,13 @@ pub(super) fn remove(
     term_only: bool,
     confirm: Option<&str>,
     yes: bool,
+    project: bool,
 ) -> Result<u8> {
     let scope = if term_only { Scope::TermOnly } else { Scope::Both };
     let removed = match (search, confirm) {
         (_, Some(code)) => removal::confirm(store, code)?,
         (Some(query), None) if yes => removal::remove_matching(store, query, scope)?,
-        (Some(query), None) => return preview(store, query, scope),
+        (Some(query), None) => return preview(store, query, scope, project),
         (None, None) => {
             // A term named twice is removed once, not refused the second time.
             let mut unique: Vec<String> = Vec::with_capacity(terms.len());
@@ -199,7 +200,7 @@ fn report_removed(removed: &[String]) {
 
 /// `remove --search` without `--yes`: show what would go, then ask for the code (on a
 /// terminal) or print it with the command that uses it (exit 1: nothing removed yet).
-fn preview(store: &Store, query: &str, scope: Scope) -> Result<u8> {
+fn preview(store: &Store, query: &str, scope: Scope, project: bool) -> Result<u8> {
     let p = removal::preview(store, query, scope)?;
     let n = p.entries.len();
     let mut text = format!(
@@ -221,7 +222,9 @@ fn preview(store: &Store, query: &str, scope: Scope) -> Result<u8> {
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     if !interactive {
         eprintln!(
-            "Nothing removed yet. To remove them: tinylingo remove --confirm {} (valid 5 minutes)",
+            "Nothing removed yet. To remove them: tinylingo remove {}--confirm {} (valid 5 \
+             minutes)",
+            if project { "--project " } else { "" },
             p.code
         );
         // The code alone on stdout, for a script: code=$(tinylingo remove --search …).
