@@ -12,7 +12,8 @@
 #                                       the gathered section (default 3)
 #
 # Both modes run the hook under valgrind's callgrind, for every platform, on a small and a
-# large synthetic glossary, with a prompt that matches and one that does not (20 runs).
+# large synthetic glossary, with a prompt that matches and one that does not, and on the
+# matching one from inside a trusted project glossary (22 runs).
 #
 # Writing: a release build with symbols, linked without the list (valgrind only names
 # functions that lie in `.text`), and every function of the binary that executed is listed.
@@ -64,6 +65,18 @@ for n in 1000 100000; do
   "$target/release/examples/synth" "$n" "$work/store-$n" --event "$work/hits.json"
 done
 sed 's/"prompt":"[^"]*"/"prompt":"nothing to see here"/' "$work/hits.json" >"$work/none.json"
+# The benchmark prompt from inside a trusted project (a project glossary of 1000 terms, whose
+# index is rebuilt once for the user's settings before anything is traced), for the walk up,
+# the second index and the merge; one project per store, as each store's config.json is
+# fingerprinted by the project's index.
+for n in 1000 100000; do
+  project=$work/project-$n
+  mkdir -p "$project/src/app"
+  "$target/release/examples/synth" 1000 "$project/.tinylingo"
+  TINYLINGO_HOME=$work/store-$n "$bin" trust "$project" 2>/dev/null
+  sed "s|\"cwd\":\"[^\"]*\"|\"cwd\":\"$project/src/app\"|" "$work/hits.json" >"$work/project-$n.json"
+  TINYLINGO_HOME=$work/store-$n "$bin" hook claude <"$work/project-$n.json" >/dev/null
+done
 for e in hits none; do
   # Cursor's own event, which the other platforms' hooks refuse as foreign.
   sed 's/"hook_event_name":"UserPromptSubmit"/"hook_event_name":"beforeSubmitPrompt","conversation_id":"c"/' \
@@ -85,6 +98,11 @@ for n in 1000 100000; do
       runs=$((runs + 1))
     done
   done
+  TINYLINGO_HOME=$work/store-$n valgrind --tool=callgrind --demangle=no --compress-strings=no \
+    --compress-pos=no --dump-instr=yes --dump-line=no --callgrind-out-file="$work/cg.$runs" \
+    "$bin" hook claude <"$work/project-$n.json" >/dev/null 2>"$work/valgrind.log" ||
+    { cat "$work/valgrind.log" >&2; exit 2; }
+  runs=$((runs + 1))
 done
 
 if [ "$mode" = --check ]; then
