@@ -65,7 +65,11 @@ impl Project {
     /// fails, so the hook's usual case costs no system call.
     pub fn is_trusted<'t>(&self, trusted: impl Iterator<Item = &'t str> + Clone) -> bool {
         let root = self.root.as_os_str();
-        if trusted.clone().any(|t| root == t) {
+        let mut list = trusted.clone().peekable();
+        if list.peek().is_none() {
+            return false;
+        }
+        if list.any(|t| root == t) {
             return true;
         }
         match std::fs::canonicalize(&self.root) {
