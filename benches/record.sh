@@ -24,6 +24,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 target/release/examples/synth "$n" "$work/new" --realistic
+target/release/examples/synth --new-entries "$runs" >"$work/entries.tsv"
 if [ "${SMART:-0}" = 1 ]; then
   TINYLINGO_HOME="$work/new" "$bin" config smart.endpoint http://127.0.0.1:9/v1/chat/completions 2>/dev/null
   TINYLINGO_HOME="$work/new" "$bin" config smart.enabled true 2>/dev/null
@@ -31,12 +32,12 @@ fi
 [ -z "${BASELINE:-}" ] || cp -r "$work/new" "$work/base"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# One timed `record` of a new term, in microseconds; a refusal fails the benchmark.
+# One timed `record` of new entry number i, in microseconds; a refusal fails the benchmark.
 timed() {
-  local program=$1 store=$2 i=$3 s e
+  local program=$1 store=$2 i=$3 s e term explanation
+  IFS=$'\t' read -r term explanation < <(sed -n "${i}p" "$work/entries.tsv")
   s=$(date +%s%N)
-  TINYLINGO_HOME="$store" "$program" record "基准词条$i" \
-    "第 $i 次基准运行新增的说明：由 BenchRunner 生成，检查记录路径的耗时与索引重建，位于 src/bench/run$i/mod.rs" \
+  TINYLINGO_HOME="$store" "$program" record "$term" "$explanation" \
     2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
   e=$(date +%s%N)
   echo $(( (e - s) / 1000 ))

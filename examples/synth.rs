@@ -2,9 +2,12 @@
 //! `tinylingo record` would leave them. Used by `benches/hook.sh` and `benches/record.sh`.
 //!
 //! Usage: synth <terms> <store-folder> [--realistic] [--event FILE]
+//!        synth --new-entries N
 //! With `--realistic`, explanations are shaped like real ones (about 60 CJK characters and a
 //! path; some 22 MB of glossary.json at 100k terms) instead of 25–75 characters.
 //! With `--event`, also writes a Claude Code `UserPromptSubmit` event for the benchmark prompt.
+//! `--new-entries N` prints N entries to record into a realistic glossary, one a line: the
+//! term, a tab, the explanation (`benches/record.sh`).
 
 #[path = "../benches/support/synth.rs"]
 mod synth;
@@ -13,9 +16,18 @@ use tinylingo::store::{Glossary, Settings, Store};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let (Some("--new-entries"), Some(n)) =
+        (args.get(1).map(String::as_str), args.get(2).and_then(|n| n.parse().ok()))
+    {
+        for (term, explanation) in synth::realistic_new_entries(n) {
+            println!("{term}\t{explanation}");
+        }
+        return;
+    }
     let (Some(n), Some(dir)) = (args.get(1).and_then(|n| n.parse::<usize>().ok()), args.get(2))
     else {
         eprintln!("usage: synth <terms> <store-folder> [--realistic] [--event FILE]");
+        eprintln!("       synth --new-entries N");
         std::process::exit(2);
     };
     let rest = &args[3..];

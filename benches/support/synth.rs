@@ -89,6 +89,20 @@ pub fn realistic_glossary(n: usize) -> Vec<(String, String)> {
     glossary_with(n, realistic_explanation)
 }
 
+/// `n` entries shaped like [`realistic_glossary`]'s, to record into it: terms it does not
+/// have, explanations drawn apart from its own (as unlike them as its entries are unlike each
+/// other, so the near-duplicate check lets them through).
+pub fn realistic_new_entries(n: usize) -> Vec<(String, String)> {
+    let cjk: Vec<char> = CJK.chars().collect();
+    let mut rng = Rng::new(0x6e65_775f_656e_7472);
+    (0..n)
+        .map(|i| {
+            let term = format!("新词{i}{}", identifier(&mut rng));
+            (term, realistic_explanation(&mut rng, &cjk, 1_000_000 + i))
+        })
+        .collect()
+}
+
 /// A 25–75-character explanation, spaces every 7 characters, then a numbered path.
 fn short_explanation(rng: &mut Rng, cjk: &[char], id: usize) -> String {
     let len = 25 + rng.below(50);
