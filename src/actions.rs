@@ -42,19 +42,27 @@ pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Resu
     let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
     let current = index::CurrentIndex::open(store);
     let mut glossary = load_glossary(store, current.as_ref())?;
-    if !force && glossary.get(new_term).is_none() {
-        let similar = duplicates::check(store, &glossary, &settings, new_term, new_explanation);
-        if !similar.is_empty() {
-            return Err(Error::Duplicate {
+    let new = !force && glossary.get(new_term).is_none();
+    let recorded = glossary.record(new_term, new_explanation, force)?;
+    if recorded != Recorded::Unchanged {
+        // A new term is checked against the others while the new files are built and written;
+        // they replace the old ones only when it is not a duplicate. At 100k terms the check
+        // then mostly runs where the index build leaves a core idle.
+        let check = || {
+            if !new {
+                return Ok(());
+            }
+            let similar = duplicates::check(store, &glossary, &settings, new_term, new_explanation);
+            if similar.is_empty() {
+                return Ok(());
+            }
+            Err(Error::Duplicate {
                 term: new_term.to_string(),
                 explanation: new_explanation.to_string(),
                 similar,
-            });
-        }
-    }
-    let recorded = glossary.record(new_term, new_explanation, force)?;
-    if recorded != Recorded::Unchanged {
-        save_and_reindex(store, &glossary, &settings)?;
+            })
+        };
+        save_and_reindex(store, &glossary, &settings, check)?;
         // The times are an aid (see `recorded`): the record is written, whatever happens here.
         let _ = recorded::note(store, &glossary, &[new_term], SystemTime::now());
     }
@@ -100,7 +108,7 @@ pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
     if !removed.is_empty() {
         // A broken config.json is reported by `config`; its defaults apply here, as in the hook.
         let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
-        save_and_reindex(store, &glossary, &settings)?;
+        save_and_reindex(store, &glossary, &settings, || Ok(()))?;
     }
     if missing.is_empty() {
         return Ok(removed);
@@ -154,17 +162,29 @@ fn load_glossary<'a>(
 /// stamped with the fingerprints taken right after the glossary's rename: they describe the
 /// file just written, whose content is exactly what the index holds. (A hand edit landing
 /// after that stat changes the fingerprint, so the hook reads the edit from the file.)
-fn save_and_reindex(store: &Store, glossary: &Glossary, settings: &Settings) -> Result<()> {
+///
+/// `check` runs alongside, and decides whether the new files replace the old: when it fails,
+/// its error is returned, the temporary files are removed, and nothing changed.
+fn save_and_reindex(
+    store: &Store,
+    glossary: &Glossary,
+    settings: &Settings,
+    check: impl FnOnce() -> Result<()> + Send,
+) -> Result<()> {
     std::thread::scope(|s| {
+        let check = s.spawn(check);
         let saver = s.spawn(|| {
-            glossary.save(store)?;
+            glossary.save_if(store, || join(check))?;
             Ok::<_, Error>(index::source_fingerprints(store))
         });
         let data = index::build(glossary, settings);
-        index::write_data(store, &data, || {
-            saver.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        })
+        index::write_data(store, &data, || join(saver))
     })
+}
+
+/// Joins a thread of [`save_and_reindex`], passing its panic on.
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Up to `n` recorded terms that look like `query`: those containing it or contained in it

@@ -63,8 +63,9 @@ pub struct Similar {
     pub why: Why,
 }
 
-/// Runs the check for a new entry (`term` is not recorded yet): the similar entries, highest
-/// score first, or none. Layer 3 runs only when `settings` turn smart
+/// Runs the check for a new entry: the similar entries, highest score first, or none.
+/// `glossary` may hold the new entry already (`record` checks while it builds the new files):
+/// the entry of `term` itself is never compared. Layer 3 runs only when `settings` turn smart
 /// matching on and layers 1 and 2 found nothing; `store` gives it the record times.
 pub fn check(
     store: &Store,
@@ -77,9 +78,14 @@ pub fn check(
     if !found.is_empty() || !settings.smart.enabled {
         return found;
     }
-    let recent = recorded::recent(store, glossary, RECENT_FOR_MODEL);
-    let entries: Vec<(&str, &str)> =
-        recent.iter().filter_map(|(t, _)| Some((t.as_str(), glossary.get(t)?))).collect();
+    // One more: the new term may be among them (never noted, at the glossary's end).
+    let recent = recorded::recent(store, glossary, RECENT_FOR_MODEL + 1);
+    let entries: Vec<(&str, &str)> = recent
+        .iter()
+        .filter(|(t, _)| t != term)
+        .take(RECENT_FOR_MODEL)
+        .filter_map(|(t, _)| Some((t.as_str(), glossary.get(t)?)))
+        .collect();
     let smart = &settings.smart;
     let request = LlmRequest {
         endpoint: &smart.endpoint,
@@ -102,8 +108,8 @@ pub fn check(
     }
 }
 
-/// Layers 1 and 2 against every entry of `glossary`: highest score first; among equal scores
-/// the same term first, then glossary order.
+/// Layers 1 and 2 against every entry of `glossary` but `term`'s own: highest score first;
+/// among equal scores the same term first, then glossary order.
 pub fn by_text(glossary: &Glossary, term: &str, explanation: &str) -> Vec<Similar> {
     let query = Query::new(term, explanation);
     let n = glossary.len();
@@ -165,27 +171,32 @@ impl<'a> Query<'a> {
     }
 }
 
-/// A bit set addressed by a word's hash: no false negatives, few false positives (at least 64
-/// bits per word, so a word not in the set hits with a probability under 1/64).
+/// A bit set addressed by the high bits of a word's hash: no false negatives, few false
+/// positives (at least 64 bits per word, so a word not in the set hits with a probability
+/// under 1/64).
 struct Filter {
     bits: Vec<u64>,
-    mask: u64,
+    shift: u32,
 }
 
 impl Filter {
     fn new(words: &[u64]) -> Filter {
         let size = (words.len() * 64).next_power_of_two().clamp(4096, 1 << 24);
-        let mut filter = Filter { bits: vec![0; size / 64], mask: size as u64 - 1 };
+        let mut filter = Filter { bits: vec![0; size / 64], shift: 64 - size.trailing_zeros() };
         for &w in words {
-            let bit = w & filter.mask;
-            filter.bits[(bit >> 6) as usize] |= 1 << (bit & 63);
+            let bit = filter.bit(w);
+            filter.bits[bit >> 6] |= 1 << (bit & 63);
         }
         filter
     }
 
+    fn bit(&self, w: u64) -> usize {
+        (w >> self.shift) as usize
+    }
+
     fn has(&self, w: u64) -> bool {
-        let bit = w & self.mask;
-        self.bits[(bit >> 6) as usize] & (1 << (bit & 63)) != 0
+        let bit = self.bit(w);
+        self.bits[bit >> 6] & (1 << (bit & 63)) != 0
     }
 }
 
@@ -196,6 +207,9 @@ fn scan(glossary: &Glossary, positions: Range<usize>, query: &Query) -> Vec<(usi
     let mut set = Vec::new();
     for at in positions {
         let Some((term, explanation)) = glossary.get_index(at) else { continue };
+        if term == query.term {
+            continue;
+        }
         if words::same_term(term, query.term) {
             hits.push((at, 1.0, Why::SameTerm));
             continue;

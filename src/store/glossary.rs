@@ -91,6 +91,13 @@ impl<'a> Glossary<'a> {
     /// The text goes to the file as it is produced: at 100k terms it is some 17 MB, which is
     /// then never held in memory.
     pub fn save(&self, store: &Store) -> Result<()> {
+        self.save_if(store, || Ok(()))
+    }
+
+    /// [`Glossary::save`], where the new file replaces the old only if `proceed`, asked once
+    /// the new text is written, agrees; its error is returned, and the old file stays. (`record`
+    /// writes the new glossary while its near-duplicate check runs.)
+    pub fn save_if(&self, store: &Store, proceed: impl FnOnce() -> Result<()>) -> Result<()> {
         store.ensure_dir()?;
         let path = store.glossary_path();
         let mut file = AtomicFile::create(&path)?;
@@ -99,6 +106,7 @@ impl<'a> Glossary<'a> {
             .and_then(|()| out.flush())
             .map_err(|e| Error::io(&path, "write", e))?;
         drop(out);
+        proceed()?;
         file.commit()
     }
 
