@@ -38,6 +38,12 @@ fn assert_refused(home: &Home, args: &[&str], similar: &[(&str, &str)]) -> Outpu
     let out = home.run(args);
     out.expect_code(1);
     assert_eq!(files(home), before, "a refusal must write nothing");
+    // The new files were written alongside the check, to temporary files it then discarded.
+    let names: Vec<String> = fs::read_dir(home.store())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
     assert_eq!(out.stdout, "");
     let lines: Vec<&str> = out.stderr.lines().collect();
     assert!(lines[0].starts_with("tinylingo: not recorded: "), "{}", out.stderr);
