@@ -7,10 +7,11 @@ use crate::actions;
 use crate::error::{Error, Result};
 use crate::exchange::{self, entry_records, ExportFormat, ImportFormat, OnConflict};
 use crate::index::read_glossary;
-use crate::output::Format;
+use crate::output::{timestamp, Format, Records};
 use crate::removal;
 use crate::search::{Query, Scope};
 use crate::store::Store;
+use serde_json::{json, Value};
 
 /// Entries for people: `term: explanation`, a multi-line explanation's further lines indented
 /// so that each entry still starts at the left margin.
@@ -44,13 +45,37 @@ fn print_out(text: &str) -> Result<()> {
     }
 }
 
-pub(super) fn list(store: &Store, format: Format) -> Result<u8> {
-    let (text, empty) = read_glossary(store, |g| (render(g.iter(), format), g.is_empty()))?;
+/// The fields of `list --recent`'s records: an entry and when it was recorded.
+const RECENT_FIELDS: &[&str] = &["term", "explanation", "recorded"];
+
+pub(super) fn list(store: &Store, format: Format, recent: Option<usize>) -> Result<u8> {
+    let (text, empty) = read_glossary(store, |g| match recent {
+        None => (render(g.iter(), format), g.is_empty()),
+        Some(n) => (render_recent(store, g, n, format), g.is_empty()),
+    })?;
     if empty && format == Format::Text {
         eprintln!("No entries recorded.");
     }
     print_out(&text)?;
     Ok(SUCCESS)
+}
+
+/// `list --recent N`: newest first; a term recorded before times were kept (or by hand) has
+/// no time, and comes after those that have one.
+fn render_recent(store: &Store, g: &crate::store::Glossary, n: usize, format: Format) -> String {
+    let recent = crate::store::recorded::recent(store, g, n);
+    let mut records = Records::new(RECENT_FIELDS);
+    let mut text = String::new();
+    for (term, when) in &recent {
+        let explanation = g.get(term).unwrap_or_default();
+        let stamp = when.map_or(Value::Null, timestamp);
+        if format == Format::Text {
+            let at = stamp.as_str().map_or("(time unknown)".to_string(), |t| t.replace('T', " "));
+            text.push_str(&format!("{at}  {term}: {}\n", explanation.replace('\n', "\n  ")));
+        }
+        records.push(vec![json!(term), json!(explanation), stamp]);
+    }
+    records.render(format).unwrap_or(text)
 }
 
 pub(super) fn search(store: &Store, query: &str, term_only: bool, format: Format) -> Result<u8> {
