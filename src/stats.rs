@@ -16,7 +16,7 @@ use crate::store::Store;
 use crate::usage::{self, TermUsage};
 
 /// The fields of `stats`' per-term records, in order.
-pub const TERM_FIELDS: &[&str] = &["term", "hits", "last_hit"];
+pub const TERM_FIELDS: &[&str] = &["term", "hits", "last_hit", "recorded"];
 
 /// The whole report.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,21 +32,23 @@ pub struct Stats {
     /// Prompts that hit at least one term since `since`.
     pub prompts_hit: u64,
     pub since: Option<SystemTime>,
-    /// Every recorded term, in glossary order, with its use (zero hits: never hit).
-    pub per_term: Vec<(String, TermUsage)>,
+    /// Every recorded term, in glossary order, with its use (zero hits: never hit) and when
+    /// it was recorded (`None`: before times were kept, or by hand).
+    pub per_term: Vec<(String, TermUsage, Option<SystemTime>)>,
 }
 
 impl Stats {
     pub fn never_hit(&self) -> usize {
-        self.per_term.iter().filter(|(_, u)| u.hits == 0).count()
+        self.per_term.iter().filter(|(_, u, _)| u.hits == 0).count()
     }
 
-    /// One record per term: `term`, `hits`, `last_hit` (RFC 3339, or null).
+    /// One record per term: `term`, `hits`, `last_hit`, `recorded` (RFC 3339, or null).
     pub fn term_records(&self) -> Records {
         let mut records = Records::new(TERM_FIELDS);
-        for (term, u) in &self.per_term {
+        for (term, u, recorded) in &self.per_term {
             let last = if u.hits == 0 { Value::Null } else { timestamp(at(u.last)) };
-            records.push(vec![json!(term), json!(u.hits), last]);
+            let recorded = recorded.map_or(Value::Null, timestamp);
+            records.push(vec![json!(term), json!(u.hits), last, recorded]);
         }
         records
     }
@@ -84,9 +86,17 @@ pub fn stats(store: &Store) -> Result<Stats> {
         } else {
             usage::Usage::default()
         };
+        let times: ahash::AHashMap<String, SystemTime> =
+            crate::store::recorded::recent(store, glossary, glossary.len())
+                .into_iter()
+                .filter_map(|(t, when)| Some((t, when?)))
+                .collect();
         let per_term = glossary
             .terms()
-            .map(|t| (t.to_string(), usage.terms.get(t).copied().unwrap_or_default()))
+            .map(|t| {
+                let used = usage.terms.get(t).copied().unwrap_or_default();
+                (t.to_string(), used, times.get(t).copied())
+            })
             .collect();
         Ok(Stats {
             terms: glossary.len(),

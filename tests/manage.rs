@@ -328,6 +328,7 @@ fn stats_counts_the_hooks_hits_and_the_terms_never_hit() {
     assert_eq!(per_term[0]["term"], SEED[0].0);
     assert_eq!(per_term[0]["hits"], 2);
     assert!(per_term[0]["last_hit"].as_str().is_some_and(|t| t.ends_with('Z')));
+    assert!(per_term[0]["recorded"].as_str().is_some_and(|t| t.ends_with('Z')));
     assert_eq!(s["never_hit"], SEED.len() - 1);
     let tsv = home.run(&["stats", "--format", "tsv"]);
     assert_eq!(tsv.stdout.lines().count(), SEED.len());
