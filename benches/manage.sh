@@ -6,7 +6,9 @@
 #   and, for the record, on one that hits (one append).
 #
 # Usage:  benches/manage.sh [terms]        (default 100000)
-# Env:    RUNS=N   timed runs per command (default 21; the hook comparison runs 10× as many)
+# Env:    RUNS=N        timed runs per command (default 21; the hook comparison runs 10× as many)
+#         REALISTIC=1   explanations shaped like real ones (synth --realistic: ~60 CJK chars
+#                       and a path each, a 22 MB glossary.json at 100k)
 #
 # Quote medians and ratios: absolute times drift on shared machines.
 set -euo pipefail
@@ -34,7 +36,9 @@ ms() { awk -v us="$1" 'BEGIN { printf "%.1f ms", us / 1000 }'; }
 
 store="$work/store"
 mkdir -p "$store"
-target/release/examples/synth "$n" "$store" --event "$work/hit.json"
+realistic=()
+if [ "${REALISTIC:-0}" = 1 ]; then realistic=(--realistic); fi
+target/release/examples/synth "$n" "$store" "${realistic[@]}" --event "$work/hit.json"
 export TINYLINGO_HOME="$store"
 # A query that hits a handful of entries, one that hits none (the whole glossary is scanned
 # either way), and an ASCII query folded for case.

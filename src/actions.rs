@@ -5,26 +5,91 @@
 //! refused, and a file that cannot be parsed is never overwritten.
 
 use std::path::Path;
+use std::time::SystemTime;
 
+use crate::duplicates;
 use crate::error::{Error, Result};
 use crate::index;
+use crate::platform::block::{self, BlockEntry, Form};
 use crate::project::Project;
 use crate::store::config::Config;
-use crate::store::glossary::Recorded;
-use crate::store::{Glossary, Store};
+use crate::store::glossary::{checked_entry, Recorded};
+use crate::store::{recorded, Glossary, Settings, Store};
+
+/// What `record` did, and what the user should know about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordOutcome {
+    pub recorded: Recorded,
+    /// The term and the explanation as they were recorded: without surrounding white space.
+    pub term: String,
+    pub explanation: String,
+    /// Whether white space was taken off the term or the explanation as given.
+    pub trimmed: bool,
+    /// What did not stop the record but is worth saying (an explanation the injected block
+    /// cannot show whole).
+    pub warnings: Vec<String>,
+}
 
 /// Adds or (with `force`) updates a term.
-pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Result<Recorded> {
+///
+/// The input rules are [`checked_entry`]'s. A term not recorded yet goes through the
+/// near-duplicate check ([`duplicates::check`]) unless `force`: an entry like a recorded one is
+/// refused with [`Error::Duplicate`], and nothing is written. A record that changed the
+/// glossary is noted in the record-times log ([`recorded`]).
+pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Result<RecordOutcome> {
     // Refuse bad input before the lock, which creates the folder: a refusal changes nothing.
-    Glossary::default().record(term, explanation, force)?;
+    let (new_term, new_explanation) = checked_entry(term, explanation, force)?;
     let _lock = store.lock()?;
+    // A broken config.json is reported by `config`; here its defaults apply, as in the hook.
+    let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
     let current = index::CurrentIndex::open(store);
     let mut glossary = load_glossary(store, current.as_ref())?;
-    let recorded = glossary.record(term, explanation, force)?;
+    let new = !force && glossary.get(new_term).is_none();
+    let recorded = glossary.record(new_term, new_explanation, force)?;
     if recorded != Recorded::Unchanged {
-        save_and_reindex(store, &glossary)?;
+        // A new term is checked against the others while the new files are built and written;
+        // they replace the old ones only when it is not a duplicate. At 100k terms the check
+        // then mostly runs where the index build leaves a core idle.
+        let check = || {
+            if !new {
+                return Ok(());
+            }
+            let similar = duplicates::check(store, &glossary, &settings, new_term, new_explanation);
+            if similar.is_empty() {
+                return Ok(());
+            }
+            Err(Error::Duplicate {
+                term: new_term.to_string(),
+                explanation: new_explanation.to_string(),
+                similar,
+            })
+        };
+        save_and_reindex(store, &glossary, &settings, check)?;
+        // The times are an aid (see `recorded`): the record is written, whatever happens here.
+        let _ = recorded::note(store, &glossary, &[new_term], SystemTime::now());
     }
-    Ok(recorded)
+    Ok(RecordOutcome {
+        recorded,
+        term: new_term.to_string(),
+        explanation: new_explanation.to_string(),
+        trimmed: (new_term, new_explanation) != (term, explanation),
+        warnings: block_warning(new_term, new_explanation, &settings).into_iter().collect(),
+    })
+}
+
+/// A warning when the block the hook injects cannot show this entry whole, even alone.
+fn block_warning(term: &str, explanation: &str, settings: &Settings) -> Option<String> {
+    let max = settings.inject.max_chars as usize;
+    let alone = [BlockEntry { term, explanation, smart: false }];
+    let shown = block::layout(&alone, max, settings.language).map(|b| b.forms[0]);
+    if shown == Some(Form::Full) {
+        return None;
+    }
+    Some(format!(
+        "the explanation is {} characters; the injected block holds at most {max} \
+         (inject.maxChars), so prompts will see it cut short",
+        explanation.chars().count()
+    ))
 }
 
 /// Removes terms. Those present are removed; when some were not there, the error names them and
@@ -43,7 +108,9 @@ pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
         }
     }
     if !removed.is_empty() {
-        save_and_reindex(store, &glossary)?;
+        // A broken config.json is reported by `config`; its defaults apply here, as in the hook.
+        let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
+        save_and_reindex(store, &glossary, &settings, || Ok(()))?;
     }
     if missing.is_empty() {
         return Ok(removed);
@@ -112,8 +179,8 @@ pub fn record_in_project(
     term: &str,
     explanation: &str,
     force: bool,
-) -> Result<Recorded> {
-    Glossary::default().record(term, explanation, force)?;
+) -> Result<RecordOutcome> {
+    checked_entry(term, explanation, force)?;
     project.prepare()?;
     let recorded =
         record(&project.store, term, explanation, force).map_err(|e| project.explain(e))?;
@@ -172,17 +239,35 @@ pub(crate) fn load_glossary<'a>(
 /// stamped with the fingerprints taken right after the glossary's rename: they describe the
 /// file just written, whose content is exactly what the index holds. (A hand edit landing
 /// after that stat changes the fingerprint, so the hook reads the edit from the file.)
-pub(crate) fn save_and_reindex(store: &Store, glossary: &Glossary) -> Result<()> {
-    // A broken config.json is reported by `config`; here its defaults apply, as in the hook.
-    let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
+///
+/// `check` runs alongside, and decides whether the new files replace the old: when it fails,
+/// its error is returned, the temporary files are removed, and nothing changed.
+pub(crate) fn save_and_reindex(
+    store: &Store,
+    glossary: &Glossary,
+    settings: &Settings,
+    check: impl FnOnce() -> Result<()> + Send,
+) -> Result<()> {
     std::thread::scope(|s| {
+        let check = s.spawn(check);
         let saver = s.spawn(|| {
-            glossary.save(store)?;
+            glossary.save_if(store, || join(check))?;
             Ok::<_, Error>(index::source_fingerprints(store))
         });
-        let data = index::build(glossary, &settings);
-        index::write_data(store, &data, || {
-            saver.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        })
+        let data = index::build(glossary, settings);
+        index::write_data(store, &data, || join(saver))
     })
+}
+
+/// [`save_and_reindex`] with the settings of `config.json` and nothing to check: for changes
+/// decided before the write (`import`, `remove --search`). The caller holds the store's lock.
+pub(crate) fn save(store: &Store, glossary: &Glossary) -> Result<()> {
+    // A broken config.json is reported by `config`; its defaults apply here, as in the hook.
+    let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
+    save_and_reindex(store, glossary, &settings, || Ok(()))
+}
+
+/// Joins a thread of [`save_and_reindex`], passing its panic on.
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

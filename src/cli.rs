@@ -44,11 +44,14 @@ tinylingo record 提交 \"git commit 后不要执行 git push\"\n  \
 tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
     )]
     Record {
-        /// The trigger word, matched as a case-sensitive substring of prompts.
+        /// The trigger word, matched as a case-sensitive substring of prompts (surrounding
+        /// spaces are removed; at most 200 characters, on one line).
         term: String,
         /// What to tell the model when the term appears: names, paths, identifiers, rules.
         explanation: String,
-        /// Replace the explanation of a term that is already recorded.
+        /// Replace the explanation of a term that is already recorded; record a new term even
+        /// when it looks like a recorded one (skips the near-duplicate check), or is a single
+        /// ASCII character.
         #[arg(short, long)]
         force: bool,
         /// Record in the project glossary (.tinylingo/glossary.json, shared through git),
@@ -93,6 +96,9 @@ tinylingo remove --confirm K7Q2MX\n  tinylingo remove --search old-api --yes"
 tinylingo list --format tsv | cut -f1\n  tinylingo list --json\n  tinylingo list --project"
     )]
     List {
+        /// Only the N most recently recorded terms, newest first (with when each was recorded).
+        #[arg(long, value_name = "N")]
+        recent: Option<usize>,
         #[command(flatten)]
         format: FormatArgs,
         #[command(flatten)]
@@ -406,20 +412,25 @@ fn run(command: Command) -> Result<u8> {
     match command {
         Command::Record { term, explanation, force, project } => {
             warn_config(&store);
-            let recorded = if project {
+            let outcome = if project {
                 let project = project::for_writing(&current_dir()?, &store);
-                let recorded =
+                let outcome =
                     actions::record_in_project(&store, &project, &term, &explanation, force)?;
                 eprintln!("Project glossary: {}", project.glossary_path().display());
-                recorded
+                outcome
             } else {
                 actions::record(&store, &term, &explanation, force)?
             };
-            match recorded {
-                Recorded::Added => eprintln!("Recorded: {term} → {explanation}"),
+            for warning in &outcome.warnings {
+                eprintln!("tinylingo: warning: {warning}");
+            }
+            let (term, now) = (&outcome.term, echo(&outcome.explanation));
+            let trimmed = if outcome.trimmed { " (surrounding white space removed)" } else { "" };
+            match outcome.recorded {
+                Recorded::Added => eprintln!("Recorded: {term} → {now}{trimmed}"),
                 Recorded::Unchanged => {}
                 Recorded::Updated { was } => {
-                    eprintln!("Updated: {term}\n  was: {was}\n  now: {explanation}")
+                    eprintln!("Updated: {term}{trimmed}\n  was: {}\n  now: {now}", echo(&was))
                 }
             }
             Ok(SUCCESS)
@@ -429,7 +440,9 @@ fn run(command: Command) -> Result<u8> {
             let (search, confirm) = (search.as_deref(), confirm.as_deref());
             entries::remove(target, &terms, search, term_only, confirm, yes, project)
         }
-        Command::List { format, scope } => entries::list(&scopes, scope.get(), format.get()),
+        Command::List { recent, format, scope } => {
+            entries::list(&scopes, scope.get(), format.get(), recent)
+        }
         Command::Search { query, term_only, format, scope } => {
             entries::search(&scopes, scope.get(), &query, term_only, format.get())
         }
@@ -540,6 +553,19 @@ fn command_filter(command: &Command) -> Option<Filter> {
 fn current_dir() -> Result<std::path::PathBuf> {
     std::env::current_dir().map_err(|e| crate::error::Error::io(".", "find the current folder", e))
 }
+
+/// An explanation as `record` confirms it: whole up to [`ECHO_CHARS`] chars, else its start,
+/// `…` and its length (the whole text is in the glossary; a screenful of it is noise).
+fn echo(explanation: &str) -> String {
+    let chars = explanation.chars().count();
+    if chars <= ECHO_CHARS {
+        explanation.to_string()
+    } else {
+        format!("{} ({chars} characters)", crate::error::shorten(explanation, ECHO_CHARS))
+    }
+}
+
+const ECHO_CHARS: usize = 200;
 
 /// Prints what install or uninstall changed (stdout), then each assistant that failed
 /// (stderr): exit 2 when one did, the others having been done all the same.

@@ -5,6 +5,8 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+use crate::duplicates::Similar;
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Debug)]
@@ -22,7 +24,15 @@ pub enum Error {
     /// A change was refused as it stands (an import with conflicts, a stale confirmation
     /// code); nothing was changed, and the hint says how to go on.
     Refused { problem: String, hint: Option<String> },
+    /// A new entry looks like recorded ones (the near-duplicate check of `record`): `similar`
+    /// holds them all, highest score first. `record --force` records it anyway.
+    Duplicate { term: String, explanation: String, similar: Vec<Similar> },
 }
+
+/// How many similar entries a [`Error::Duplicate`] message names.
+pub const SIMILAR_SHOWN: usize = 5;
+/// How many chars of a similar entry's explanation the message shows.
+const SIMILAR_EXPLANATION_CHARS: usize = 60;
 
 impl Error {
     pub fn io(path: impl Into<PathBuf>, action: &'static str, source: io::Error) -> Error {
@@ -36,7 +46,10 @@ impl Error {
     /// Exit code at the CLI: 1 for "not found / nothing to do", 2 for bad input or failure.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::NotFound { .. } | Error::Conflict { .. } | Error::Refused { .. } => 1,
+            Error::NotFound { .. }
+            | Error::Conflict { .. }
+            | Error::Refused { .. }
+            | Error::Duplicate { .. } => 1,
             _ => 2,
         }
     }
@@ -77,6 +90,23 @@ impl Error {
                 "to replace it: tinylingo record --force {} \"<new explanation>\"",
                 shell_word(term)
             )),
+            Error::Duplicate { term, explanation, similar } => {
+                // The text itself when it is short enough to be worth copying from the hint.
+                let text = if explanation.chars().count() <= 200 {
+                    shell_word(explanation)
+                } else {
+                    "\"<explanation>\"".to_string()
+                };
+                let existing =
+                    similar.first().map_or("<term>".to_string(), |s| shell_word(&s.term));
+                Some(format!(
+                    "to record it anyway: tinylingo record --force {} {text}\n  \
+                     or fold the new text into the existing entry (its explanation is replaced, \
+                     so keep what it says): tinylingo record --force {existing} \
+                     \"<merged explanation>\"",
+                    shell_word(term)
+                ))
+            }
         }
     }
 }
@@ -98,6 +128,25 @@ impl fmt::Display for Error {
             | Error::Refused { problem, .. } => f.write_str(problem),
             Error::Conflict { term, current } => {
                 write!(f, "\"{term}\" is already recorded as: {current}")
+            }
+            Error::Duplicate { term, similar, .. } => {
+                let n = similar.len();
+                let entries = if n == 1 { "entry" } else { "entries" };
+                write!(f, "not recorded: \"{term}\" looks like {n} recorded {entries}")?;
+                if n > SIMILAR_SHOWN {
+                    write!(f, " (the {SIMILAR_SHOWN} closest shown)")?;
+                }
+                for s in similar.iter().take(SIMILAR_SHOWN) {
+                    write!(
+                        f,
+                        "\n  {:.2}  {} ({}): {}",
+                        s.score,
+                        one_line(&s.term),
+                        s.why.describe(),
+                        shorten(&one_line(&s.explanation), SIMILAR_EXPLANATION_CHARS)
+                    )?;
+                }
+                Ok(())
             }
         }
     }
@@ -135,6 +184,19 @@ impl From<NotRegular> for io::Error {
 /// Whether `e` is a [`NotRegular`] refusal.
 pub fn is_not_regular(e: &io::Error) -> bool {
     e.get_ref().is_some_and(|inner| inner.is::<NotRegular>())
+}
+
+/// `s` with its line breaks and tabs as spaces, for a message line.
+fn one_line(s: &str) -> String {
+    s.replace(['\r', '\n', '\t'], " ")
+}
+
+/// The first `max` chars of `s`, and `…` when there were more.
+pub(crate) fn shorten(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_string(),
+    }
 }
 
 /// Quotes a word for a shell command line shown in a hint, only when it needs quoting.

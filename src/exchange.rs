@@ -18,7 +18,7 @@ use crate::actions;
 use crate::error::{Error, Result};
 use crate::matching::Origin;
 use crate::output::{unescape_tsv, Format, Records};
-use crate::store::glossary::pretty_json;
+use crate::store::glossary::{checked_entry, pretty_json};
 use crate::store::{Glossary, Store};
 
 /// The fields every entry prints with, in order. `scope` (`project` or `user`) is last, so that
@@ -125,8 +125,17 @@ pub fn parse(source: &str, bytes: &[u8], format: ImportFormat) -> Result<Vec<(St
     };
     // The same checks `record` makes, so that an import cannot store what `record` refuses.
     let mut seen: ahash::AHashMap<&str, &str> = ahash::AHashMap::with_capacity(entries.len());
+    // Trimmed as `record` trims; `force`: the original tool's glossary may hold a one-letter
+    // term, which a person would have to confirm with `record --force` (see checked_entry).
+    let entries: Vec<(String, String)> = entries
+        .iter()
+        .map(|(t, e)| {
+            checked_entry(t, e, true)
+                .map(|(t, e)| (t.to_string(), e.to_string()))
+                .map_err(|err| Error::bad_input(format!("{source}: \"{t}\": {err}"), err.hint()))
+        })
+        .collect::<Result<_>>()?;
     for (term, explanation) in &entries {
-        Glossary::default().record(term, explanation, true)?;
         match seen.insert(term, explanation) {
             Some(other) if other != explanation => {
                 return Err(Error::bad_input(
@@ -337,7 +346,12 @@ pub fn import(
     }
     let changed = !report.added.is_empty() || !report.replaced.is_empty();
     if changed && !dry_run {
-        actions::save_and_reindex(store, &glossary)?;
+        actions::save(store, &glossary)?;
+        // The times are an aid (see `recorded`): the import is written, whatever happens here.
+        let terms: Vec<&str> =
+            report.added.iter().chain(&report.replaced).map(String::as_str).collect();
+        let _ =
+            crate::store::recorded::note(store, &glossary, &terms, std::time::SystemTime::now());
     }
     Ok(report)
 }

@@ -284,7 +284,8 @@ fn log_line(store: &Store, settings: &ArchivedSettings, line: impl FnOnce() -> S
     }
 }
 
-fn append_log(store: &Store, line: &str) {
+/// Appends a line, stamped with the time, to the debug log (callers check `debug`).
+pub(crate) fn append_log(store: &Store, line: &str) {
     let path = store.debug_log_path();
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -22,6 +22,7 @@
 //!   a rule-made summary of its answer, in a readable daily Markdown file.
 //! * [`language`] is the language people read: the instruction block, `match`'s labels and the
 //!   block's names line, English or Chinese, chosen by a setting that follows the locale.
+//! * [`duplicates`] is the near-duplicate check `record` runs before it adds a term.
 //! * [`doctor`] checks an installation the way a person would by hand, read-only.
 //! * [`search`], [`stats`] (with the hook's [`usage`] log), [`removal`] (two-step bulk
 //!   removal) and [`exchange`] (export and import) are how people keep a glossary of
@@ -37,6 +38,7 @@ pub mod actions;
 pub mod cli;
 pub mod closest;
 pub mod doctor;
+pub mod duplicates;
 pub mod error;
 pub mod exchange;
 pub mod hook;

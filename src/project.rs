@@ -36,6 +36,7 @@ glossary.index
 .lock
 .*.tmp
 removals.json
+recorded.tsv
 usage.log
 usage.json
 debug.log
@@ -170,6 +171,14 @@ impl Scopes {
             }
         };
         Scopes { user, project, trusted, problem }
+    }
+
+    /// The store a scope's glossary lives in.
+    pub fn store_of(&self, origin: Origin) -> &Store {
+        match (origin, &self.project) {
+            (Origin::Project, Some(p)) => &p.store,
+            _ => &self.user,
+        }
     }
 
     /// The project, for a command that acts on it alone (`--project`): an error when there is

@@ -120,7 +120,7 @@ pub fn confirm(store: &Store, code: &str) -> Result<Vec<String>> {
     for term in &entry.terms {
         glossary.remove(term);
     }
-    actions::save_and_reindex(store, &glossary)?;
+    actions::save(store, &glossary)?;
     Ok(entry.terms)
 }
 
@@ -133,7 +133,7 @@ pub fn remove_matching(store: &Store, query: &str, scope: Scope) -> Result<Vec<S
     for term in &terms {
         glossary.remove(term);
     }
-    actions::save_and_reindex(store, &glossary)?;
+    actions::save(store, &glossary)?;
     Ok(terms)
 }
 

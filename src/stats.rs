@@ -17,7 +17,7 @@ use crate::store::config::Config;
 use crate::usage::{self, TermUsage};
 
 /// The fields of `stats`' per-term records, in order (`scope` last, as for entries).
-pub const TERM_FIELDS: &[&str] = &["term", "hits", "last_hit", "scope"];
+pub const TERM_FIELDS: &[&str] = &["term", "hits", "last_hit", "recorded", "scope"];
 
 /// The project glossary of the current folder, as `stats` reports it.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,22 +46,25 @@ pub struct Stats {
     pub prompts_hit: u64,
     pub since: Option<SystemTime>,
     /// Every recorded term, in glossary order (the project's first), with its use (zero
-    /// hits: never hit). The usage log counts by term: a term both glossaries hold has one
-    /// count, shown with each.
-    pub per_term: Vec<(String, TermUsage, Origin)>,
+    /// hits: never hit), when it was recorded (`None`: before times were kept, or by hand) and
+    /// its scope. The usage log counts by term: a term both glossaries hold has one count,
+    /// shown with each.
+    pub per_term: Vec<(String, TermUsage, Option<SystemTime>, Origin)>,
 }
 
 impl Stats {
     pub fn never_hit(&self) -> usize {
-        self.per_term.iter().filter(|(_, u, _)| u.hits == 0).count()
+        self.per_term.iter().filter(|(_, u, _, _)| u.hits == 0).count()
     }
 
-    /// One record per term: `term`, `hits`, `last_hit` (RFC 3339, or null), `scope`.
+    /// One record per term: `term`, `hits`, `last_hit`, `recorded` (RFC 3339, or null),
+    /// `scope`.
     pub fn term_records(&self) -> Records {
         let mut records = Records::new(TERM_FIELDS);
-        for (term, u, origin) in &self.per_term {
+        for (term, u, recorded, origin) in &self.per_term {
             let last = if u.hits == 0 { Value::Null } else { timestamp(at(u.last)) };
-            records.push(vec![json!(term), json!(u.hits), last, json!(origin.name())]);
+            let recorded = recorded.map_or(Value::Null, timestamp);
+            records.push(vec![json!(term), json!(u.hits), last, recorded, json!(origin.name())]);
         }
         records
     }
@@ -108,11 +111,18 @@ pub fn stats(scopes: &Scopes, filter: Filter) -> Result<Stats> {
         } else {
             usage::Usage::default()
         };
-        let per_term: Vec<(String, TermUsage, Origin)> = glossaries
-            .iter()
-            .flat_map(|(origin, g)| g.terms().map(move |t| (*origin, t)))
-            .map(|(o, t)| (t.to_string(), usage.terms.get(t).copied().unwrap_or_default(), o))
-            .collect();
+        let mut per_term = Vec::new();
+        for (origin, glossary) in glossaries {
+            let times: ahash::AHashMap<String, SystemTime> =
+                crate::store::recorded::recent(scopes.store_of(*origin), glossary, glossary.len())
+                    .into_iter()
+                    .filter_map(|(t, when)| Some((t, when?)))
+                    .collect();
+            per_term.extend(glossary.terms().map(|t| {
+                let used = usage.terms.get(t).copied().unwrap_or_default();
+                (t.to_string(), used, times.get(t).copied(), *origin)
+            }));
+        }
         let project = glossaries.iter().find(|(o, _)| *o == Origin::Project).map(|(_, g)| {
             let p = scopes.project.as_ref().expect("a project glossary was read");
             ProjectStats {

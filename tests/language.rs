@@ -171,7 +171,9 @@ fn match_and_the_hook_speak_the_language_the_index_was_built_in() {
     let long = "a long explanation that will not fit in two hundred characters. ".repeat(3);
     let terms: Vec<String> = (0..12).map(|i| format!("term{i:02}")).collect();
     for t in &terms {
-        ok(&h, EN, &["record", t, &long]);
+        // `--force`: the explanations are the same on purpose (the near-duplicate check would
+        // refuse them).
+        ok(&h, EN, &["record", "--force", t, &long]);
     }
     let event = serde_json::json!({ "prompt": terms.join(" ") }).to_string();
     let event = event.as_str();

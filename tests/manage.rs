@@ -7,6 +7,21 @@ mod common;
 use common::{read, Home, SEED};
 use serde_json::{json, Value};
 
+/// Writes entries through `import` (TSV): like `record` for each, without the near-duplicate
+/// check, which would refuse the look-alike entries these tests need.
+fn import_all(home: &Home, entries: &[(&str, &str)]) {
+    let mut tsv = String::new();
+    for (t, e) in entries {
+        let mut line = String::new();
+        tinylingo::output::escape_tsv(&mut line, t);
+        line.push('\t');
+        tinylingo::output::escape_tsv(&mut line, e);
+        tsv.push_str(&line);
+        tsv.push('\n');
+    }
+    home.run_with_stdin(&["import", "-"], Some(tsv.as_bytes())).ok();
+}
+
 fn entries_json(entries: &[(&str, &str)]) -> Value {
     Value::Array(
         entries
@@ -22,8 +37,8 @@ fn entries_json(entries: &[(&str, &str)]) -> Value {
 #[test]
 fn list_prints_every_format_in_glossary_order() {
     let home = Home::new();
-    let tricky = ("tab\tterm", "line one\nline two \\ back\r");
-    home.record_all(&[SEED[0], SEED[1], tricky]);
+    let tricky = ("tab term", "line one\nline two \\ back\t\r end");
+    import_all(&home, &[SEED[0], SEED[1], tricky]);
     let expected = [SEED[0], SEED[1], tricky];
 
     let json = home.run(&["list", "--format", "json"]);
@@ -41,13 +56,13 @@ fn list_prints_every_format_in_glossary_order() {
     assert_eq!(
         tsv.stdout,
         format!(
-            "{}\t{}\tuser\n{}\t{}\tuser\ntab\\tterm\tline one\\nline two \\\\ back\\r\tuser\n",
+            "{}\t{}\tuser\n{}\t{}\tuser\ntab term\tline one\\nline two \\\\ back\\t\\r end\tuser\n",
             SEED[0].0, SEED[0].1, SEED[1].0, SEED[1].1
         )
     );
     // `cut -f1` sees one term a line.
     let firsts: Vec<&str> = tsv.stdout.lines().map(|l| l.split('\t').next().unwrap()).collect();
-    assert_eq!(firsts, [SEED[0].0, SEED[1].0, "tab\\tterm"]);
+    assert_eq!(firsts, [SEED[0].0, SEED[1].0, "tab term"]);
 }
 
 #[test]
@@ -125,11 +140,14 @@ fn config_prints_what_is_used_not_what_is_written() {
 #[test]
 fn search_is_case_insensitive_over_terms_and_explanations() {
     let home = Home::new();
-    home.record_all(&[
-        ("智能抠图", "类名 BGRemover"),
-        ("提交", "git commit 后不要 push"),
-        ("Loop", "main loop"),
-    ]);
+    import_all(
+        &home,
+        &[
+            ("智能抠图", "类名 BGRemover"),
+            ("提交", "git commit 后不要 push"),
+            ("Loop", "main loop"),
+        ],
+    );
     let out = home.run(&["search", "bgremover"]);
     out.ok();
     assert_eq!(out.stdout, "智能抠图: 类名 BGRemover\n");
@@ -148,7 +166,7 @@ fn search_is_case_insensitive_over_terms_and_explanations() {
 fn export_and_import_round_trip_in_every_format() {
     let source = Home::new();
     let tricky = ("a|b", "pipe | and\nnewline\ttab \\");
-    source.record_all(&[SEED[0], SEED[1], tricky]);
+    import_all(&source, &[SEED[0], SEED[1], tricky]);
     let glossary = read(&source.glossary());
     for format in ["json", "jsonl", "tsv"] {
         let exported = source.run(&["export", "--format", format]);
@@ -178,7 +196,7 @@ fn export_json_is_the_glossary_file_and_search_narrows_it() {
 #[test]
 fn import_refuses_conflicts_unless_told_which_side_wins() {
     let home = Home::new();
-    home.record_all(&[("a", "ours"), ("b", "same")]);
+    import_all(&home, &[("a", "ours"), ("b", "same")]);
     let before = read(&home.glossary());
     let input = b"a\ttheirs\nb\tsame\nc\tnew\n";
     let out = home.run_with_stdin(&["import", "-"], Some(input));
@@ -237,7 +255,7 @@ fn five_and_one() -> Home {
         (1..=5).map(|i| (format!("proj{i}"), format!("ProjectA part {i}"))).collect();
     entries.push(("other".into(), "unrelated".into()));
     let refs: Vec<(&str, &str)> = entries.iter().map(|(t, e)| (t.as_str(), e.as_str())).collect();
-    home.record_all(&refs);
+    import_all(&home, &refs);
     home
 }
 
@@ -319,6 +337,7 @@ fn stats_counts_the_hooks_hits_and_the_terms_never_hit() {
     assert_eq!(per_term[0]["term"], SEED[0].0);
     assert_eq!(per_term[0]["hits"], 2);
     assert!(per_term[0]["last_hit"].as_str().is_some_and(|t| t.ends_with('Z')));
+    assert!(per_term[0]["recorded"].as_str().is_some_and(|t| t.ends_with('Z')));
     assert_eq!(s["never_hit"], SEED.len() - 1);
     let tsv = home.run(&["stats", "--format", "tsv"]);
     assert_eq!(tsv.stdout.lines().count(), SEED.len());
@@ -389,7 +408,7 @@ fn a_term_written_twice_by_hand_is_refused_with_its_line() {
     let home = Home::new();
     home.write_store_file("glossary.json", b"{\n  \"a\": \"first\",\n  \"a\": \"second\"\n}");
     let before = read(&home.glossary());
-    for args in [&["list"][..], &["record", "b", "x"]] {
+    for args in [&["list"][..], &["record", "bb", "x"]] {
         let out = home.run(args);
         out.expect_code(2);
         assert!(
@@ -415,4 +434,23 @@ fn exit_codes_agree() {
     assert!(!out.stderr.is_empty(), "not silent");
     home.run(&["uninstall"]).expect_code(0);
     home.run(&["install"]).expect_code(0);
+}
+
+#[test]
+fn list_recent_shows_the_newest_first_with_their_times() {
+    let home = Home::new();
+    import_all(&home, &[SEED[0], SEED[1]]);
+    home.run_with_stdin(&["import", "-"], Some(b"imported\tfrom a file\n")).ok();
+    home.run(&["record", "--force", SEED[0].0, "changed"]).ok();
+    let out = home.run(&["list", "--recent", "2", "--format", "jsonl"]);
+    out.ok();
+    let rows: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let terms: Vec<&str> = rows.iter().map(|r| r["term"].as_str().unwrap()).collect();
+    assert_eq!(terms, [SEED[0].0, "imported"]);
+    assert_eq!(rows[0]["explanation"], "changed");
+    assert!(rows[0]["recorded"].as_str().is_some_and(|t| t.ends_with('Z')), "{}", out.stdout);
+    // A term written by hand has no time and comes last.
+    home.write_store_file("glossary.json", b"{\"by hand\": \"x\"}");
+    let out = home.run(&["list", "--recent", "5", "--format", "tsv"]);
+    assert_eq!(out.stdout, "by hand\tx\t\n");
 }

@@ -5,6 +5,9 @@
 //! `record` rewrites the files answers from one consistent state.
 //!
 //! No timing assertions: where a test waits, a deadline only turns a hang into a failure.
+//!
+//! New terms are recorded with `--force`: their generated explanations are alike on purpose,
+//! and the near-duplicate check would refuse them (that check is tested in tests/record.rs).
 
 mod common;
 
@@ -114,7 +117,7 @@ fn temp_files(store: &Path) -> Vec<String> {
 fn forty_concurrent_records_give_forty_entries_and_a_consistent_index() {
     let home = Home::new();
     let children: Vec<Child> =
-        (0..40).map(|i| spawn(&home, &["record", &term(i), &explanation(i)])).collect();
+        (0..40).map(|i| spawn(&home, &["record", "--force", &term(i), &explanation(i)])).collect();
     for child in children {
         wait_ok(child);
     }
@@ -144,7 +147,10 @@ fn many_records_and_removes_at_once_lose_nothing() {
     let mut children = Vec::new();
     for i in 0..15 {
         children.push(spawn(&home, &["remove", &term(i)]));
-        children.push(spawn(&home, &["record", &format!("new-{i:02}"), &format!("new {i}")]));
+        children.push(spawn(
+            &home,
+            &["record", "--force", &format!("new-{i:02}"), &format!("new {i}")],
+        ));
     }
     for child in children {
         wait_ok(child);
@@ -202,7 +208,7 @@ fn sigkill_during_record_at_100k_terms_never_leaves_a_broken_glossary() {
     let (mut killed_old, mut killed_new) = (0, 0);
     for round in 0..12 {
         let (t, e) = (format!("killed-{round}"), format!("recorded in round {round}"));
-        let mut child = spawn(&home, &["record", &t, &e]);
+        let mut child = spawn(&home, &["record", "--force", &t, &e]);
         // Squared: more kills early, while the JSON is read, rewritten and renamed; the index
         // build takes most of a record's time.
         let u = (next() % 1000) as f64 / 1000.0;
@@ -309,7 +315,7 @@ fn hook_during_record_answers_from_a_consistent_state() {
             answers
         });
         for (i, t) in adds.iter().enumerate() {
-            home.run(&["record", t, &format!("added in round {i}")]).ok();
+            home.run(&["record", "--force", t, &format!("added in round {i}")]).ok();
             home.run(&["record", "--force", "moving", &format!("version {}", i + 1)]).ok();
         }
         done.store(true, std::sync::atomic::Ordering::Relaxed);

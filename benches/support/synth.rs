@@ -1,7 +1,8 @@
 #![allow(dead_code)] // each bench or example uses part of it
 //! Deterministic synthetic glossaries for benchmarks: a realistic mix of CJK terms (2–6
-//! common characters) and ASCII identifiers, with explanations of 25–75 characters (the seed examples have 26–47). The
-//! seed design's four example terms come first, so a fixed prompt always has some hits.
+//! common characters) and ASCII identifiers, with explanations of 25–75 characters (the seed
+//! examples have 26–47), or, in [`realistic_glossary`], of about 60 CJK characters and a path.
+//! The seed design's four example terms come first, so a fixed prompt always has some hits.
 
 /// A small, fast, seeded generator (SplitMix64): benchmarks must see the same data every run.
 pub struct Rng(u64);
@@ -77,6 +78,83 @@ and whether the cache key includes the user id; ";
 
 /// `n` entries (at least the four seed ones), unique terms, deterministic for a given `n`.
 pub fn glossary(n: usize) -> Vec<(String, String)> {
+    glossary_with(n, short_explanation)
+}
+
+/// `n` entries whose explanations are shaped like real ones: about 60 CJK characters with an
+/// identifier or two among them, then a path (`… 位于 src/queue/orderStock/mod.rs`). At 100k
+/// terms `glossary.json` is some 22 MB. This is the glossary `record`'s budget is measured on
+/// (benches/record.sh): the near-duplicate check tokenises every explanation.
+pub fn realistic_glossary(n: usize) -> Vec<(String, String)> {
+    glossary_with(n, realistic_explanation)
+}
+
+/// `n` entries shaped like [`realistic_glossary`]'s, to record into it: terms it does not
+/// have, explanations drawn apart from its own (as unlike them as its entries are unlike each
+/// other, so the near-duplicate check lets them through).
+pub fn realistic_new_entries(n: usize) -> Vec<(String, String)> {
+    let cjk: Vec<char> = CJK.chars().collect();
+    let mut rng = Rng::new(0x6e65_775f_656e_7472);
+    (0..n)
+        .map(|i| {
+            let term = format!("新词{i}{}", identifier(&mut rng));
+            (term, realistic_explanation(&mut rng, &cjk, 1_000_000 + i))
+        })
+        .collect()
+}
+
+/// A 25–75-character explanation, spaces every 7 characters, then a numbered path.
+fn short_explanation(rng: &mut Rng, cjk: &[char], id: usize) -> String {
+    let len = 25 + rng.below(50);
+    let explanation: String =
+        (0..len).map(|i| if i % 7 == 3 { ' ' } else { cjk[rng.below(cjk.len())] }).collect();
+    format!("{explanation} src/mod{id}/")
+}
+
+/// 40–55 CJK characters in clauses (about 60 with the commas), an ASCII identifier after about
+/// one clause in five, then a path.
+fn realistic_explanation(rng: &mut Rng, cjk: &[char], id: usize) -> String {
+    let mut s = String::with_capacity(256);
+    let len = rng.range(40, 55);
+    let mut written = 0;
+    while written < len {
+        let clause = rng.range(6, 14).min(len - written);
+        s.extend((0..clause).map(|_| cjk[rng.skewed(cjk.len())]));
+        written += clause;
+        if rng.chance(0.2) {
+            s.push(' ');
+            s.push_str(&identifier(rng));
+            s.push(' ');
+        }
+        if written < len {
+            s.push(if rng.chance(0.7) { '，' } else { '、' });
+        }
+    }
+    let dir = SYLLABLES[rng.below(SYLLABLES.len())];
+    format!("{s}，位于 src/{dir}/{}{id}/mod.rs", identifier(rng))
+}
+
+/// `orderStock`-like: one to three syllables in camel case.
+fn identifier(rng: &mut Rng) -> String {
+    let mut s = String::new();
+    for i in 0..1 + rng.below(3) {
+        let w = SYLLABLES[rng.below(SYLLABLES.len())];
+        if i == 0 {
+            s.push_str(w);
+        } else {
+            let mut c = w.chars();
+            s.extend(c.next().map(|c| c.to_ascii_uppercase()));
+            s.push_str(c.as_str());
+        }
+    }
+    s
+}
+
+/// `n` entries with explanations from `explain`.
+fn glossary_with(
+    n: usize,
+    explain: fn(&mut Rng, &[char], usize) -> String,
+) -> Vec<(String, String)> {
     let cjk: Vec<char> = CJK.chars().collect();
     let mut rng = Rng::new(0x7469_6e79_6c69_6e67);
     let mut seen = std::collections::HashSet::new();
@@ -90,28 +168,13 @@ pub fn glossary(n: usize) -> Vec<(String, String)> {
             let len = 2 + rng.below(5);
             (0..len).map(|_| cjk[rng.below(cjk.len())]).collect::<String>()
         } else {
-            let parts = 1 + rng.below(3);
-            let mut s = String::new();
-            for i in 0..parts {
-                let w = SYLLABLES[rng.below(SYLLABLES.len())];
-                if i == 0 {
-                    s.push_str(w);
-                } else {
-                    let mut c = w.chars();
-                    s.extend(c.next().map(|c| c.to_ascii_uppercase()));
-                    s.push_str(c.as_str());
-                }
-            }
-            s.push_str(&rng.below(1000).to_string());
-            s
+            format!("{}{}", identifier(&mut rng), rng.below(1000))
         };
         if !seen.insert(term.clone()) {
             continue;
         }
-        let len = 25 + rng.below(50);
-        let explanation: String =
-            (0..len).map(|i| if i % 7 == 3 { ' ' } else { cjk[rng.below(cjk.len())] }).collect();
-        out.push((term, format!("{explanation} src/mod{}/", out.len())));
+        let explanation = explain(&mut rng, &cjk, out.len());
+        out.push((term, explanation));
     }
     out
 }

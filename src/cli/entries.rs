@@ -7,11 +7,12 @@ use crate::actions;
 use crate::error::{Error, Result};
 use crate::exchange::{self, entry_records, ExportFormat, ImportFormat, OnConflict, Scoped};
 use crate::matching::Origin;
-use crate::output::Format;
+use crate::output::{timestamp, Format, Records};
 use crate::project::{Filter, Scopes};
 use crate::removal;
 use crate::search::{Query, Scope};
 use crate::store::{Glossary, Store};
+use serde_json::{json, Value};
 
 /// Entries for people: `term: explanation`, a multi-line explanation's further lines indented
 /// so that each entry still starts at the left margin; a project's entries start with
@@ -66,9 +67,22 @@ pub(super) fn note_untrusted(scopes: &Scopes) {
     }
 }
 
-pub(super) fn list(scopes: &Scopes, filter: Filter, format: Format) -> Result<u8> {
-    let (text, empty) = scopes
-        .read(filter, |g| (render(scoped(g), format), g.iter().all(|(_, g)| g.is_empty())))?;
+/// The fields of `list --recent`'s records: an entry, when it was recorded, its scope.
+const RECENT_FIELDS: &[&str] = &["term", "explanation", "recorded", "scope"];
+
+pub(super) fn list(
+    scopes: &Scopes,
+    filter: Filter,
+    format: Format,
+    recent: Option<usize>,
+) -> Result<u8> {
+    let (text, empty) = scopes.read(filter, |g| {
+        let empty = g.iter().all(|(_, g)| g.is_empty());
+        match recent {
+            None => (render(scoped(g), format), empty),
+            Some(n) => (render_recent(scopes, g, n, format), empty),
+        }
+    })?;
     if empty && format == Format::Text {
         eprintln!("No entries recorded.");
     }
@@ -77,6 +91,39 @@ pub(super) fn list(scopes: &Scopes, filter: Filter, format: Format) -> Result<u8
     }
     print_out(&text)?;
     Ok(SUCCESS)
+}
+
+/// `list --recent N`: newest first, over the glossaries shown; a term recorded before times
+/// were kept (or by hand) has no time, and comes after those that have one.
+fn render_recent(
+    scopes: &Scopes,
+    glossaries: &[(Origin, &Glossary)],
+    n: usize,
+    format: Format,
+) -> String {
+    let mut recent: Vec<(Origin, String, Option<std::time::SystemTime>)> = Vec::new();
+    for (origin, g) in glossaries {
+        let times = crate::store::recorded::recent(scopes.store_of(*origin), g, n);
+        recent.extend(times.into_iter().map(|(t, when)| (*origin, t, when)));
+    }
+    // Newest first, the unknown times (`None`, the smallest) last; stable, so each
+    // glossary's own order stays among equals.
+    recent.sort_by_key(|r| std::cmp::Reverse(r.2));
+    recent.truncate(n);
+    let mut records = Records::new(RECENT_FIELDS);
+    let mut text = String::new();
+    for (origin, term, when) in &recent {
+        let g = glossaries.iter().find(|(o, _)| o == origin).map(|(_, g)| g);
+        let explanation = g.and_then(|g| g.get(term)).unwrap_or_default();
+        let stamp = when.map_or(Value::Null, timestamp);
+        if format == Format::Text {
+            let at = stamp.as_str().map_or("(time unknown)".to_string(), |t| t.replace('T', " "));
+            let scope = if *origin == Origin::Project { "[project] " } else { "" };
+            text.push_str(&format!("{at}  {scope}{term}: {}\n", explanation.replace('\n', "\n  ")));
+        }
+        records.push(vec![json!(term), json!(explanation), stamp, json!(origin.name())]);
+    }
+    records.render(format).unwrap_or(text)
 }
 
 pub(super) fn search(

@@ -253,12 +253,12 @@ fn print_stats_text(s: &crate::stats::Stats) {
     let since = since.as_ref().and_then(Value::as_str).unwrap_or("-");
     println!("prompts hit    {} (since {since})", s.prompts_hit);
     println!("never hit      {} of {} terms", s.never_hit(), s.terms);
-    let mut used: Vec<&(String, crate::usage::TermUsage, Origin)> =
-        s.per_term.iter().filter(|(_, u, _)| u.hits > 0).collect();
+    let mut used: Vec<&(String, crate::usage::TermUsage, _, Origin)> =
+        s.per_term.iter().filter(|(_, u, _, _)| u.hits > 0).collect();
     used.sort_by(|a, b| b.1.hits.cmp(&a.1.hits).then(b.1.last.cmp(&a.1.last)));
     if !used.is_empty() {
         println!("most hit:");
-        for (term, u, _) in used.iter().take(10) {
+        for (term, u, _, _) in used.iter().take(10) {
             let last = crate::output::timestamp(
                 std::time::UNIX_EPOCH + std::time::Duration::from_secs(u.last),
             );

@@ -1,8 +1,9 @@
-//! LLM confirmation of fuzzy candidates.
+//! LLM confirmation of fuzzy candidates, and the duplicate question `record` asks.
 //!
 //! The fuzzy prefilter proposes candidate terms; a local model behind an OpenAI-compatible
 //! chat-completions endpoint (LM Studio, llama.cpp, Ollama, …) says which of them the prompt
-//! really refers to. This runs inside the prompt hook, so the call is bounded end to end by one
+//! really refers to ([`confirm`]). `record` asks the same model, with its own prompt, how much
+//! a new entry repeats recently recorded ones ([`rate_similarity`]). This runs inside the prompt hook, so the call is bounded end to end by one
 //! timeout and every failure is an [`LlmError`] that the caller treats as "no smart hits".
 //!
 //! Small models answer loosely (reasoning blocks, code fences, prose around the JSON, answers
@@ -35,6 +36,20 @@ User message:
 A candidate is relevant only if the message actually means that term, not merely a word that looks similar.
 Answer with JSON only, no other text: {"relevant": [numbers of the relevant candidates]}
 If none is relevant, answer {"relevant": []}
+/no_think"#;
+
+/// The prompt of [`rate_similarity`]. `{entries}` becomes the numbered list of recorded
+/// entries, `{entry}` the new one.
+pub const SIMILARITY_PROMPT: &str = r#"You check a glossary for duplicates before a new entry is added.
+
+Recorded entries:
+{entries}
+
+New entry:
+{entry}
+
+For each recorded entry, rate from 0.0 to 1.0 how much the new entry says the same thing (1.0: the same term or rule again, in other words; 0.0: unrelated).
+Answer with JSON only, no other text: {"scores": [one number per recorded entry, in their order]}
 /no_think"#;
 
 /// The model's answer is a handful of numbers; this caps what a misbehaving server can make us
@@ -94,29 +109,38 @@ impl std::error::Error for LlmError {}
 /// or explanation are turned into spaces, so that each candidate stays on its own numbered
 /// line and an explanation cannot fake further entries.
 pub fn render_prompt(template: &str, candidates: &[(&str, &str)], message: &str) -> String {
-    let list = candidates
+    fill(template, &[("{candidates}", &numbered(candidates)), ("{message}", message)])
+}
+
+/// Lines `N. term: explanation`, numbered from 1, each entry on one line.
+fn numbered(entries: &[(&str, &str)]) -> String {
+    entries
         .iter()
         .enumerate()
         .map(|(i, (term, explanation))| {
             format!("{}. {}: {}", i + 1, one_line(term), one_line(explanation))
         })
         .collect::<Vec<_>>()
-        .join("\n");
+        .join("\n")
+}
 
-    let mut out = String::with_capacity(template.len() + list.len() + message.len());
+/// Replaces each placeholder of `values` in `template`, in one pass.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let size = values.iter().map(|(_, v)| v.len()).sum::<usize>();
+    let mut out = String::with_capacity(template.len() + size);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let tail = &rest[open..];
-        if let Some(after) = tail.strip_prefix("{candidates}") {
-            out.push_str(&list);
-            rest = after;
-        } else if let Some(after) = tail.strip_prefix("{message}") {
-            out.push_str(message);
-            rest = after;
-        } else {
-            out.push('{');
-            rest = &tail[1..];
+        match values.iter().find(|(name, _)| tail.starts_with(name)) {
+            Some((name, value)) => {
+                out.push_str(value);
+                rest = &tail[name.len()..];
+            }
+            None => {
+                out.push('{');
+                rest = &tail[1..];
+            }
         }
     }
     out.push_str(rest);
@@ -242,6 +266,65 @@ pub fn confirm(
     if candidates.is_empty() {
         return Ok(Vec::new());
     }
+    let content = chat(req, &render_prompt(req.template, candidates, message), 32)?;
+    Ok(parse_verdict(&content, candidates.len()))
+}
+
+/// Asks the model how much the new entry (term, explanation) repeats each of `entries`; returns
+/// one score from 0 to 1 per entry, in their order. `req.template` is the prompt, with
+/// `{entries}` and `{entry}` (see [`SIMILARITY_PROMPT`]). No entries means no call. An answer
+/// that gives no scores is an [`LlmError::BadBody`]: the caller cannot tell it from a failure.
+pub fn rate_similarity(
+    req: &LlmRequest,
+    entries: &[(&str, &str)],
+    new: (&str, &str),
+) -> Result<Vec<f64>, LlmError> {
+    if entries.is_empty() {
+        return Ok(Vec::new());
+    }
+    let entry = format!("{}: {}", one_line(new.0), one_line(new.1));
+    let prompt = fill(req.template, &[("{entries}", &numbered(entries)), ("{entry}", &entry)]);
+    // Ten scores such as `0.15, ` and the JSON around them.
+    let content = chat(req, &prompt, 96)?;
+    parse_scores(&content, entries.len()).ok_or_else(|| {
+        LlmError::BadBody(format!("no scores in the answer: {}", one_line(&content)))
+    })
+}
+
+/// Reads the scores of [`rate_similarity`]'s answer: the `scores` array of the first JSON
+/// object in the text (reasoning blocks and code fences removed), or failing that the first
+/// JSON array. Each score is clamped to 0–1; a missing one is 0, extra ones are dropped; an
+/// entry that is not a number (or a string holding one) is 0. `None` when there is no such
+/// array.
+pub fn parse_scores(content: &str, n: usize) -> Option<Vec<f64>> {
+    let text = strip_fences(&strip_think(content));
+    let list = text.match_indices(['{', '[']).find_map(|(at, _)| {
+        let mut values = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+        match values.next() {
+            Some(Ok(Value::Object(mut map))) => match map.remove("scores") {
+                Some(Value::Array(list)) => Some(list),
+                _ => None,
+            },
+            Some(Ok(Value::Array(list))) => Some(list),
+            _ => None,
+        }
+    })?;
+    let score = |v: &Value| {
+        let x = match v {
+            Value::Number(num) => num.as_f64(),
+            Value::String(s) => s.trim().parse().ok(),
+            _ => None,
+        };
+        x.filter(|x: &f64| x.is_finite()).map_or(0.0, |x| x.clamp(0.0, 1.0))
+    };
+    let mut scores: Vec<f64> = list.iter().take(n).map(score).collect();
+    scores.resize(n, 0.0);
+    Some(scores)
+}
+
+/// One chat-completions call with `prompt` as the user's message, answered in at most
+/// `max_tokens`: the answer's text.
+fn chat(req: &LlmRequest, prompt: &str, max_tokens: u32) -> Result<String, LlmError> {
     let proxy = check_endpoint(req.endpoint)?;
 
     let config = ureq::Agent::config_builder()
@@ -260,9 +343,9 @@ pub fn confirm(
 
     let body = serde_json::json!({
         "model": req.model,
-        "messages": [{ "role": "user", "content": render_prompt(req.template, candidates, message) }],
+        "messages": [{ "role": "user", "content": prompt }],
         "temperature": 0,
-        "max_tokens": 32,
+        "max_tokens": max_tokens,
     });
     let mut request = agent.post(req.endpoint).header("Content-Type", "application/json");
     let key = req.api_key.trim();
@@ -282,8 +365,7 @@ pub fn confirm(
         .limit(MAX_BODY_BYTES)
         .read_to_string()
         .map_err(|e| from_ureq(e, req.timeout))?;
-    let content = chat_content(&text)?;
-    Ok(parse_verdict(&content, candidates.len()))
+    chat_content(&text)
 }
 
 /// Resolves a host given as an IP address without a lookup, and any other by ureq's default
@@ -478,6 +560,28 @@ mod tests {
     #[test]
     fn verdict_with_no_candidates_is_empty() {
         assert_eq!(parse_verdict(r#"{"relevant": [1]}"#, 0), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn similarity_prompt_lists_entries_and_the_new_one() {
+        let p = fill(SIMILARITY_PROMPT, &[("{entries}", &numbered(CANDS)), ("{entry}", "new: x")]);
+        assert!(p.contains("1. alpha: first\n2. beta: second\n3. gamma: third"));
+        assert!(p.contains("New entry:\nnew: x\n"));
+        assert!(p.contains(r#"{"scores": ["#) && p.trim_end().ends_with("/no_think"));
+    }
+
+    #[test]
+    fn scores_from_json_arrays_and_loose_answers() {
+        assert_eq!(parse_scores(r#"{"scores": [0.1, 0.9, 0]}"#, 3), Some(vec![0.1, 0.9, 0.0]));
+        let fenced =
+            "<think>maybe {\"scores\": [1, 1, 1]}</think>```json\n{\"scores\": [0.7]}\n```";
+        assert_eq!(parse_scores(fenced, 2), Some(vec![0.7, 0.0]));
+        assert_eq!(parse_scores("[0.2, \"0.8\", 3, -1, null]", 4), Some(vec![0.2, 0.8, 1.0, 0.0]));
+        // The first object that has scores.
+        assert_eq!(parse_scores(r#"{"other": 1} then {"scores": [0.5]}"#, 1), Some(vec![0.5]));
+        assert_eq!(parse_scores("The first one is similar.", 2), None);
+        assert_eq!(parse_scores(r#"{"scores": [0.5"#, 1), None);
+        assert_eq!(parse_scores("", 1), None);
     }
 
     #[test]

@@ -172,6 +172,13 @@ impl<'a> Glossary<'a> {
     /// The text goes to the file as it is produced: at 100k terms it is some 17 MB, which is
     /// then never held in memory.
     pub fn save(&self, store: &Store) -> Result<()> {
+        self.save_if(store, || Ok(()))
+    }
+
+    /// [`Glossary::save`], where the new file replaces the old only if `proceed`, asked once
+    /// the new text is written, agrees; its error is returned, and the old file stays. (`record`
+    /// writes the new glossary while its near-duplicate check runs.)
+    pub fn save_if(&self, store: &Store, proceed: impl FnOnce() -> Result<()>) -> Result<()> {
         store.ensure_dir()?;
         let path = store.glossary_path();
         let mut file = AtomicFile::create(&path)?;
@@ -180,6 +187,7 @@ impl<'a> Glossary<'a> {
             .and_then(|()| out.flush())
             .map_err(|e| Error::io(&path, "write", e))?;
         drop(out);
+        proceed()?;
         file.commit()
     }
 
@@ -196,25 +204,19 @@ impl<'a> Glossary<'a> {
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
         self.entries.iter().map(|(t, e)| (&**t, &**e))
     }
-    pub fn terms(&self) -> impl ExactSizeIterator<Item = &str> {
+    /// The entry at `position` in glossary order.
+    pub fn get_index(&self, position: usize) -> Option<(&str, &str)> {
+        self.entries.get_index(position).map(|(t, e)| (&**t, &**e))
+    }
+    pub fn terms(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator {
         self.entries.keys().map(|t| &**t)
     }
 
-    /// Adds a term. Another explanation for an existing term is refused unless `force`, which
-    /// replaces it where it stands (the term keeps its place in the order).
+    /// Adds a term, as [`checked_entry`] makes it (trimmed, refused when unfit). Another
+    /// explanation for an existing term is refused unless `force`, which replaces it where it
+    /// stands (the term keeps its place in the order).
     pub fn record(&mut self, term: &str, explanation: &str, force: bool) -> Result<Recorded> {
-        if term.trim().is_empty() {
-            return Err(Error::bad_input(
-                "the term is empty",
-                Some("usage: tinylingo record <term> <explanation>".into()),
-            ));
-        }
-        if explanation.trim().is_empty() {
-            return Err(Error::bad_input(
-                format!("the explanation for \"{term}\" is empty"),
-                Some("say what the term means: tinylingo record <term> <explanation>".into()),
-            ));
-        }
+        let (term, explanation) = checked_entry(term, explanation, force)?;
         match self.entries.get_mut(term) {
             None => {
                 self.entries.insert(term.to_string().into(), explanation.to_string().into());
@@ -235,6 +237,73 @@ impl<'a> Glossary<'a> {
     pub fn remove(&mut self, term: &str) -> Option<String> {
         self.entries.shift_remove(term).map(Cow::into_owned)
     }
+}
+
+/// The most chars a term may have. A term is a word or a name a prompt mentions; thousands of
+/// chars are an explanation recorded in the wrong place, and would be matched against every
+/// prompt for nothing.
+pub const MAX_TERM_CHARS: usize = 200;
+
+/// A term and its explanation as `record` keeps them, or why not (bad input, exit 2):
+///
+/// * both lose their surrounding white space: a prompt never contains `"  padded  "` with its
+///   spaces, and the block would show them;
+/// * neither may then be empty;
+/// * a term holds no control character (line break, tab, …): the hook matches terms within
+///   the prompt's text, and `list` prints one entry a line. An explanation keeps its line
+///   breaks: the injected block shows them as `⏎`, and `list --json` keeps them exactly;
+/// * a term has at most [`MAX_TERM_CHARS`] chars;
+/// * a one-char ASCII term (`a`, `-`, `1`) is refused unless `force`: exact matching is a
+///   substring search, so it would hit nearly every prompt. One CJK char is a word, and fine.
+pub fn checked_entry<'t, 'e>(
+    term: &'t str,
+    explanation: &'e str,
+    force: bool,
+) -> Result<(&'t str, &'e str)> {
+    let (term, explanation) = (term.trim(), explanation.trim());
+    if term.is_empty() {
+        return Err(Error::bad_input(
+            "the term is empty",
+            Some("usage: tinylingo record <term> <explanation>".into()),
+        ));
+    }
+    if let Some(c) = term.chars().find(|c| c.is_control()) {
+        return Err(Error::bad_input(
+            format!("the term {term:?} contains a control character ({})", c.escape_debug()),
+            Some(
+                "a term is matched within the text of a prompt: record it on one line, without \
+                 tabs"
+                    .into(),
+            ),
+        ));
+    }
+    let chars = term.chars().count();
+    if chars > MAX_TERM_CHARS {
+        return Err(Error::bad_input(
+            format!("the term is {chars} characters long; a term has at most {MAX_TERM_CHARS}"),
+            Some(
+                "a term is the word or name prompts mention; put the details in the explanation"
+                    .into(),
+            ),
+        ));
+    }
+    if chars == 1 && term.is_ascii() && !force {
+        return Err(Error::bad_input(
+            format!("\"{term}\" is a single ASCII character: it would match nearly every prompt"),
+            Some(format!(
+                "terms match anywhere in a prompt; use a longer term, or record it anyway: \
+                 tinylingo record --force {} <explanation>",
+                crate::error::shell_word(term)
+            )),
+        ));
+    }
+    if explanation.is_empty() {
+        return Err(Error::bad_input(
+            format!("the explanation for \"{term}\" is empty"),
+            Some("say what the term means: tinylingo record <term> <explanation>".into()),
+        ));
+    }
+    Ok((term, explanation))
 }
 
 impl<'a, T: Into<Cow<'a, str>>, E: Into<Cow<'a, str>>> FromIterator<(T, E)> for Glossary<'a> {

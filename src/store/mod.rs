@@ -5,6 +5,8 @@
 //!   so either tool can read what the other wrote.
 //! * [`config`]: `config.json`, the user's settings; missing keys take defaults and keys we do
 //!   not know survive every rewrite.
+//! * [`recorded`]: `recorded.tsv`, when each term was recorded (an append-only log beside the
+//!   glossary, which stays exactly the original tool's format).
 //! * [`installed`]: `installed.json`, what `install` changed in the assistants' folders, so
 //!   that `uninstall` can give back exactly what was there.
 //! * [`files`]: the write discipline every file here follows: one exclusive lock around each
@@ -15,6 +17,7 @@ pub mod config;
 pub mod files;
 pub mod glossary;
 pub mod installed;
+pub mod recorded;
 pub mod sessions;
 
 use std::path::{Path, PathBuf};
@@ -76,6 +79,10 @@ impl Store {
     pub fn index_path(&self) -> PathBuf {
         self.dir.join(INDEX_FILE)
     }
+    /// When each term was recorded (see [`recorded`]).
+    pub fn recorded_path(&self) -> PathBuf {
+        self.dir.join(RECORDED_FILE)
+    }
     /// What `install` changed (see [`installed`]).
     pub fn installed_path(&self) -> PathBuf {
         self.dir.join(INSTALLED_FILE)
@@ -119,10 +126,10 @@ impl Store {
     }
 
     /// Removes the temporary files (`.glossary.json.<pid>.<n>.tmp`, and the same for
-    /// `glossary.index` and `config.json`) of writers killed before their rename. Every writer
-    /// of those three files holds the lock, so once we hold it none of them is in use; and at
-    /// 100k terms each can be tens of megabytes. (Other temporary files, such as the debug
-    /// log's, are written without the lock and are left alone.)
+    /// `glossary.index`, `config.json`, `installed.json` and `recorded.tsv`) of writers killed
+    /// before their rename. Every writer of those files holds the lock, so once we hold it none
+    /// of them is in use; and at 100k terms some are tens of megabytes. (Other temporary files,
+    /// such as the debug log's, are written without the lock and are left alone.)
     fn remove_stale_temp_files(&self) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
         for entry in entries.flatten() {
@@ -145,13 +152,22 @@ const INDEX_FILE: &str = "glossary.index";
 const INSTALLED_FILE: &str = "installed.json";
 const REMOVALS_FILE: &str = "removals.json";
 const USAGE_FILE: &str = "usage.json";
+const RECORDED_FILE: &str = "recorded.tsv";
 
-/// Whether `name` is a temporary file of a writer of `glossary.json`, `glossary.index` or
-/// `config.json`.
+/// Whether `name` is a temporary file of a writer of one of the files every writer of which
+/// holds the lock.
 fn is_locked_writers_temp(name: &str) -> bool {
-    [GLOSSARY_FILE, INDEX_FILE, CONFIG_FILE, INSTALLED_FILE, REMOVALS_FILE, USAGE_FILE]
-        .iter()
-        .any(|file| files::is_temp_name_of(name, file))
+    [
+        GLOSSARY_FILE,
+        INDEX_FILE,
+        CONFIG_FILE,
+        INSTALLED_FILE,
+        RECORDED_FILE,
+        REMOVALS_FILE,
+        USAGE_FILE,
+    ]
+    .iter()
+    .any(|file| files::is_temp_name_of(name, file))
 }
 
 /// The user's home folder, from `HOME`.
@@ -165,8 +181,12 @@ mod tests {
 
     #[test]
     fn only_the_locked_writers_temp_files_are_recognised() {
-        for name in [".glossary.json.12.0.tmp", ".glossary.index.7.31.tmp", ".config.json.1.2.tmp"]
-        {
+        for name in [
+            ".glossary.json.12.0.tmp",
+            ".glossary.index.7.31.tmp",
+            ".config.json.1.2.tmp",
+            ".recorded.tsv.3.0.tmp",
+        ] {
             assert!(is_locked_writers_temp(name), "{name}");
         }
         for name in [
