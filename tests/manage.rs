@@ -452,5 +452,5 @@ fn list_recent_shows_the_newest_first_with_their_times() {
     // A term written by hand has no time and comes last.
     home.write_store_file("glossary.json", b"{\"by hand\": \"x\"}");
     let out = home.run(&["list", "--recent", "5", "--format", "tsv"]);
-    assert_eq!(out.stdout, "by hand\tx\t\n");
+    assert_eq!(out.stdout, "by hand\tx\t\tuser\n");
 }

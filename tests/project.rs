@@ -207,11 +207,20 @@ fn scopes_in_every_format_and_the_filters() {
     assert_eq!(other.run(&["list"]).ok().stdout, "联调: USE_SOURCE\tflag\n提交: 不要 push\n");
     // stats: a record per term with its scope.
     let stats = ok_in(&h, &repo, &["stats", "--format", "tsv"]);
-    assert_eq!(stats, "联调\t0\t\tproject\n提交\t0\t\tuser\n");
+    let fields: Vec<Vec<&str>> = stats.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(fields.len(), 2, "{stats}");
+    assert_eq!((fields[0][0], fields[0][4]), ("联调", "project"), "{stats}");
+    assert_eq!((fields[1][0], fields[1][4]), ("提交", "user"), "{stats}");
+    assert!(fields.iter().all(|f| f[3].ends_with('Z')), "each term's record time: {stats}");
     let stats: Value = serde_json::from_str(&ok_in(&h, &repo, &["stats", "--json"])).unwrap();
     assert_eq!(stats["project"]["terms"], 1);
     assert_eq!(stats["project"]["trusted"], true);
-    assert_eq!(ok_in(&h, &repo, &["stats", "--user", "--format", "tsv"]), "提交\t0\t\tuser\n");
+    let user = ok_in(&h, &repo, &["stats", "--user", "--format", "tsv"]);
+    assert!(user.starts_with("提交\t0\t\t") && user.ends_with("\tuser\n"), "{user}");
+    // list --recent: newest first across both, with the scope.
+    let recent = ok_in(&h, &repo, &["list", "--recent", "5", "--format", "jsonl"]);
+    assert_eq!(recent.lines().count(), 2, "{recent}");
+    assert!(recent.contains("\"scope\":\"project\""), "{recent}");
 }
 
 #[test]
@@ -317,7 +326,8 @@ fn two_writers_of_one_project_glossary_lose_nothing() {
     let children: Vec<_> = (0..2)
         .map(|w| {
             let script = format!(
-                "for i in $(seq 1 15); do \"$0\" record --project \"w{w}-$i\" \"e$i\" || exit 1; done"
+                // --force: the entries are alike on purpose (no near-duplicate check).
+                "for i in $(seq 1 15); do \"$0\" record --project --force \"w{w}-$i\" \"e$i\" || exit 1; done"
             );
             let mut cmd = h.command_via(&["sh", "-c", &script], &[]);
             cmd.current_dir(repo.join("src"));
