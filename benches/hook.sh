@@ -66,7 +66,7 @@ e = json.load(open(sys.argv[1])); e["cwd"] = sys.argv[2]; json.dump(e, open(sys.
     # ... and with the project's terms (its index rebuilt once, above: `trust` changed the
     # user's config.json, which the project index's header fingerprints).
     prompt=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["prompt"])' "$work/event.json")
-    (cd "$cwd" && "$bin" match --no-llm --format tsv "$prompt" | grep -q $'\tproject$') ||
+    (cd "$cwd" && "$OLDPWD/$bin" match --no-llm --format tsv "$prompt" | grep -q $'\tproject$') ||
       { echo "no project hit at $n terms" >&2; exit 1; }
   fi
   ratio_line=$(target/release/examples/hookbench "$runs" "$work/event.json" "$noop" -- "$bin" hook claude)
