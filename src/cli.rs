@@ -152,6 +152,11 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         #[arg(long, value_enum, default_value_t = DoctorFormat::Text)]
         format: DoctorFormat,
     },
+    /// Serve the tools (record, list, match, remove, thread_show) to an assistant over the
+    /// Model Context Protocol, on stdin/stdout. The assistants start it themselves once
+    /// `tinylingo install --mcp` has registered it.
+    #[command(after_help = "Example (what an assistant runs):\n  tinylingo mcp")]
+    Mcp,
     /// The hook entry point the assistants run: reads their event on stdin.
     #[command(
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
@@ -292,6 +297,10 @@ fn run(command: Command) -> Result<u8> {
             Ok(SUCCESS)
         }
         Command::Thread { action } => thread::run(&store, action),
+        Command::Mcp => {
+            crate::mcp::serve(store)?;
+            Ok(SUCCESS)
+        }
         Command::Doctor { format } => print_doctor(&crate::doctor::run(&store), format),
         Command::Instructions { language } => {
             warn_config(&store);

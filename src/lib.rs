@@ -22,6 +22,8 @@
 //!   a rule-made summary of its answer, in a readable daily Markdown file.
 //! * [`language`] is the language people read: the instruction block, `match`'s labels and the
 //!   block's names line, English or Chinese, chosen by a setting that follows the locale.
+//! * [`mcp`] is the Model Context Protocol server (`tinylingo mcp`): the same commands as
+//!   tools for the model, over stdio.
 //! * [`doctor`] checks an installation the way a person would by hand, read-only.
 //! * [`cli`] parses arguments and prints; it holds no logic of its own.
 //!
@@ -36,6 +38,7 @@ pub mod index;
 pub mod journal;
 pub mod language;
 pub mod matching;
+pub mod mcp;
 pub mod platform;
 pub mod store;
 
