@@ -100,7 +100,7 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
 (~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini). A named assistant is installed \
 even when its folder is missing. Installing again refreshes everything and changes nothing \
 else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
-tinylingo install --dry-run\n  tinylingo install claude --allow-record")]
+tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinylingo install --mcp")]
     Install {
         /// claude, cursor, opencode, codex or gemini.
         #[arg(value_parser = platform_name)]
@@ -112,10 +112,14 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record")]
         /// rule `Bash(tinylingo record:*)`; uninstall removes it).
         #[arg(long)]
         allow_record: bool,
+        /// Also register the MCP server (`tinylingo mcp`) with each assistant; the instruction
+        /// block then names its tools. Once registered, a plain install keeps it.
+        #[arg(long)]
+        mcp: bool,
     },
     /// Remove the hook and the instruction block from the assistants (your own content stays).
     #[command(after_help = "With no argument, from every assistant.\n\nExamples:\n  \
-tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run")]
+tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run\n  tinylingo uninstall --mcp")]
     Uninstall {
         /// claude, cursor, opencode, codex or gemini.
         #[arg(value_parser = platform_name)]
@@ -123,6 +127,10 @@ tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-r
         /// Print what would change and change nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Remove only the MCP server registration (the hooks stay; the instruction block
+        /// names the shell command again).
+        #[arg(long)]
+        mcp: bool,
     },
     /// Print the instruction block install puts in the assistants' instruction files.
     #[command(
@@ -308,14 +316,14 @@ fn run(command: Command) -> Result<u8> {
             println!("{}", instructions::block(language));
             Ok(SUCCESS)
         }
-        Command::Install { platforms, dry_run, allow_record } => {
+        Command::Install { platforms, dry_run, allow_record, mcp } => {
             // The settings choose the instruction block's language.
             warn_config(&store);
-            let options = install::Options { dry_run, allow_record };
+            let options = install::Options { dry_run, allow_record, mcp };
             print_install(install::run(&store, install::Mode::Install, &platforms, options)?)
         }
-        Command::Uninstall { platforms, dry_run } => {
-            let options = install::Options { dry_run, allow_record: false };
+        Command::Uninstall { platforms, dry_run, mcp } => {
+            let options = install::Options { dry_run, allow_record: false, mcp };
             print_install(install::run(&store, install::Mode::Uninstall, &platforms, options)?)
         }
     }
