@@ -334,3 +334,28 @@ fn install_mcp_refuses_a_broken_file_and_keeps_the_users_own_entry() {
     home.run(&["uninstall", "claude"]).ok();
     assert_eq!(std::fs::read_to_string(home.path().join(".claude.json")).unwrap(), mine);
 }
+
+#[test]
+fn allow_record_with_mcp_lets_claude_and_codex_call_the_tool_without_asking() {
+    let home = Home::new();
+    let out = home.run(&["install", "--mcp", "claude", "codex"]);
+    assert!(
+        out.stdout.contains("Codex CLI asks before the model calls the MCP server's record tool"),
+        "{}",
+        out.stdout
+    );
+    home.run(&["install", "--mcp", "--allow-record", "claude", "codex"]).ok();
+    let settings: Value =
+        serde_json::from_slice(&std::fs::read(home.path().join(".claude/settings.json")).unwrap())
+            .unwrap();
+    let allowed = settings["permissions"]["allow"].as_array().unwrap();
+    assert!(allowed.contains(&json!("mcp__tinylingo__record")), "{settings}");
+    let toml = std::fs::read_to_string(home.path().join(".codex/config.toml")).unwrap();
+    assert!(
+        toml.contains("[mcp_servers.tinylingo.tools.record]\napproval_mode = \"approve\"\n"),
+        "{toml}"
+    );
+    home.run(&["uninstall"]).ok();
+    assert!(!home.path().join(".claude/settings.json").exists());
+    assert!(!home.path().join(".codex/config.toml").exists());
+}

@@ -1,6 +1,6 @@
 //! Claude Code: a `UserPromptSubmit` command hook in `~/.claude/settings.json`, instructions in
 //! `~/.claude/CLAUDE.md`.
-use super::mcp_config::{JsonEntry, McpFile, McpFormat, McpSpec};
+use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
 use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 /// A `{"hooks": [{"type": "command", "command": …, "timeout": 10}]}` group; the timeout is in
@@ -49,5 +49,6 @@ pub(super) const SPEC: Spec = Spec {
             comments: false,
             entry: JsonEntry::CommandArgs { typed: true },
         },
+        allow: McpAllow::Rule("mcp__tinylingo__record"),
     }),
 };

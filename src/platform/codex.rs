@@ -1,6 +1,6 @@
 //! Codex CLI: a `UserPromptSubmit` command hook in `~/.codex/hooks.json`, Claude Code's shape;
 //! instructions in `~/.codex/AGENTS.md`.
-use super::mcp_config::{McpFile, McpFormat, McpSpec};
+use super::mcp_config::{McpAllow, McpFile, McpFormat, McpSpec};
 use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -32,5 +32,9 @@ pub(super) const SPEC: Spec = Spec {
     trust_note: Some(|dir, file, settings, event| {
         super::codex_trust::note(super::codex_trust::trust(dir, file, settings, event))
     }),
-    mcp: Some(McpSpec { file: McpFile::InFolder("config.toml"), format: McpFormat::Toml }),
+    mcp: Some(McpSpec {
+        file: McpFile::InFolder("config.toml"),
+        format: McpFormat::Toml,
+        allow: McpAllow::CodexApproval,
+    }),
 };

@@ -1,5 +1,5 @@
 //! Cursor: a `beforeSubmitPrompt` hook in `~/.cursor/hooks.json`; stdout is always JSON.
-use super::mcp_config::{JsonEntry, McpFile, McpFormat, McpSpec};
+use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
 use super::{CommandEntry, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -41,5 +41,6 @@ pub(super) const SPEC: Spec = Spec {
             comments: false,
             entry: JsonEntry::CommandArgs { typed: false },
         },
+        allow: McpAllow::Nothing,
     }),
 };

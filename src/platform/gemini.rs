@@ -1,6 +1,6 @@
 //! Gemini CLI: a `BeforeAgent` command hook in `~/.gemini/settings.json`, instructions in
 //! `~/.gemini/GEMINI.md`.
-use super::mcp_config::{JsonEntry, McpFile, McpFormat, McpSpec};
+use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
 use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -48,5 +48,6 @@ pub(super) const SPEC: Spec = Spec {
             comments: true,
             entry: JsonEntry::CommandArgs { typed: false },
         },
+        allow: McpAllow::Nothing,
     }),
 };

@@ -29,11 +29,29 @@ pub const SERVER_NAME: &str = "tinylingo";
 /// The argument that starts the server.
 pub const ARGUMENT: &str = "mcp";
 
+/// In the JSON view of Codex's entry: the `record` tool's `approval_mode`.
+const APPROVAL: &str = "tools.record.approval_mode";
+
 /// Where and how an assistant registers MCP servers.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct McpSpec {
     pub file: McpFile,
     pub format: McpFormat,
+    /// How `install --mcp --allow-record` lets the model call `record` without asking.
+    pub allow: McpAllow,
+}
+
+/// How an assistant is told that the `record` tool needs no confirmation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum McpAllow {
+    /// The assistant does not ask (or has no such setting).
+    Nothing,
+    /// A permission rule in the hook settings file's `permissions.allow` (Claude Code's
+    /// `mcp__tinylingo__record`).
+    Rule(&'static str),
+    /// Codex CLI: `approval_mode = "approve"` in `[mcp_servers.tinylingo.tools.record]` (in
+    /// `codex exec` an MCP call that needs approval is refused).
+    CodexApproval,
 }
 
 /// The file that lists an assistant's MCP servers.
@@ -76,9 +94,17 @@ impl McpSpec {
         }
     }
 
-    /// The entry that runs `binary`, as JSON (for TOML, its `command` and `args`).
-    fn entry(&self, binary: &Path) -> Value {
+    /// The entry that runs `binary`, as JSON (for TOML, its `command` and `args`, and with
+    /// `allow_record` the `record` tool's approval).
+    fn entry(&self, binary: &Path, allow_record: bool) -> Value {
         let binary = binary.to_string_lossy();
+        if self.format == McpFormat::Toml {
+            let mut entry = json!({"command": binary, "args": [ARGUMENT]});
+            if allow_record && self.allow == McpAllow::CodexApproval {
+                entry[APPROVAL] = "approve".into();
+            }
+            return entry;
+        }
         match self.format {
             McpFormat::Json { entry: JsonEntry::OpenCode, .. } => {
                 json!({"type": "local", "command": [binary, ARGUMENT], "enabled": true})
@@ -159,14 +185,16 @@ impl Doc {
                     table.get("args").and_then(|a| a.as_array()).map(|a| {
                         a.iter().map(|v| v.as_str().map_or(Value::Null, Value::from)).collect()
                     });
+                let approval = table
+                    .get("tools")
+                    .and_then(|t| t.get("record"))
+                    .and_then(|r| r.get("approval_mode"))
+                    .and_then(|m| m.as_str())
+                    .map(Value::from);
                 let mut map = Map::new();
                 map.extend(command.map(|c| ("command".to_string(), c)));
                 map.extend(args.map(|a| ("args".to_string(), Value::Array(a))));
-                // Anything else in the table (env, timeouts) makes it not exactly ours.
-                let extra = table.as_table_like().map_or(0, |t| t.len()) > map.len();
-                if extra {
-                    map.insert("other settings".into(), true.into());
-                }
+                map.extend(approval.map(|a| (APPROVAL.to_string(), a)));
                 Some(Value::Object(map))
             }
             (Doc::Json(_), McpFormat::Toml) => None,
@@ -180,12 +208,24 @@ impl Doc {
 
     /// Registers the server running `binary`: added when absent, rewritten when ours is there
     /// in another form, left alone when it is as it should be or when the name is the user's.
-    pub fn install(&mut self, mcp: &McpSpec, path: &Path, binary: &Path) -> Result<Installed> {
-        let wanted = mcp.entry(binary);
+    /// With `allow_record`, Codex's entry also approves the `record` tool.
+    pub fn install(
+        &mut self,
+        mcp: &McpSpec,
+        path: &Path,
+        binary: &Path,
+        allow_record: bool,
+    ) -> Result<Installed> {
+        let wanted = mcp.entry(binary, allow_record);
         let current = self.entry(mcp);
+        // Only the fields we write count: what the user added to our entry (an `env`, Codex's
+        // tool approvals) stays, and does not make the entry outdated.
+        let same = |e: &Value| {
+            wanted.as_object().is_some_and(|w| w.iter().all(|(k, v)| e.get(k) == Some(v)))
+        };
         match &current {
             Some(e) if !runs_ours(e) => return Ok(Installed::Foreign),
-            Some(e) if *e == wanted => return Ok(Installed::Done(Change::Unchanged)),
+            Some(e) if same(e) => return Ok(Installed::Done(Change::Unchanged)),
             _ => {}
         }
         let change = if current.is_some() { Change::Updated } else { Change::Added };
@@ -198,20 +238,26 @@ impl Doc {
                         shape_error(path, key, &prop.to_serde_value(), "an object")
                     })?,
                 };
-                match servers.get(SERVER_NAME) {
-                    Some(prop) => prop.set_value(input(&wanted)),
+                match servers.get(SERVER_NAME).and_then(|p| p.object_value()) {
+                    // Ours in another form: our fields rewritten in place, the rest kept.
+                    Some(entry) => {
+                        for (key, value) in wanted.as_object().into_iter().flatten() {
+                            match entry.get(key) {
+                                Some(prop) => prop.set_value(input(value)),
+                                None => {
+                                    entry.append(key, input(value));
+                                }
+                            }
+                        }
+                    }
                     None => {
                         servers.append(SERVER_NAME, input(&wanted));
                     }
                 }
             }
             (Doc::Toml(d), _) => {
-                let servers = d.entry("mcp_servers").or_insert_with(|| {
-                    // `[mcp_servers.tinylingo]` alone, without an empty `[mcp_servers]` above.
-                    let mut t = toml_edit::Table::new();
-                    t.set_implicit(true);
-                    Item::Table(t)
-                });
+                // `[mcp_servers.tinylingo]` alone, without an empty `[mcp_servers]` above.
+                let servers = d.entry("mcp_servers").or_insert_with(implicit_table);
                 let Some(servers) = servers.as_table_mut() else {
                     return Err(Error::BadFile {
                         path: path.into(),
@@ -221,12 +267,23 @@ impl Doc {
                             .into(),
                     });
                 };
-                let mut table = toml_edit::Table::new();
-                table["command"] = toml_edit::value(wanted["command"].as_str().unwrap_or_default());
+                let command = toml_edit::value(wanted["command"].as_str().unwrap_or_default());
                 let mut args = toml_edit::Array::new();
                 args.push(ARGUMENT);
+                if servers.get(SERVER_NAME).and_then(Item::as_table).is_none() {
+                    servers.insert(SERVER_NAME, Item::Table(toml_edit::Table::new()));
+                }
+                // Ours in another form: our keys rewritten in place, the rest kept.
+                let table = servers[SERVER_NAME].as_table_mut().expect("made a table above");
+                table["command"] = command;
                 table["args"] = toml_edit::value(args);
-                servers.insert(SERVER_NAME, Item::Table(table));
+                if wanted.get(APPROVAL).is_some() {
+                    let tools = table.entry("tools").or_insert_with(implicit_table);
+                    if let Some(tools) = tools.as_table_mut() {
+                        let record = tools.entry("record").or_insert(toml_edit::table());
+                        record["approval_mode"] = toml_edit::value("approve");
+                    }
+                }
             }
             (Doc::Json(_), McpFormat::Toml) => unreachable!("parsed by the spec's format"),
         }
@@ -285,6 +342,13 @@ impl Doc {
     }
 }
 
+/// A table that shows only through its sub-tables' headers.
+fn implicit_table() -> Item {
+    let mut t = toml_edit::Table::new();
+    t.set_implicit(true);
+    Item::Table(t)
+}
+
 /// Whether the assistant has our MCP server registered (an unreadable file counts as yes, as
 /// for the hooks: the scripts link then stays).
 pub fn registered(spec: &Spec, home: &Path) -> bool {
@@ -309,18 +373,25 @@ mod tests {
             comments: false,
             entry: JsonEntry::CommandArgs { typed: true },
         },
+        allow: McpAllow::Rule("mcp__tinylingo__record"),
     };
-    const CODEX: McpSpec =
-        McpSpec { file: McpFile::InFolder("config.toml"), format: McpFormat::Toml };
+    const CODEX: McpSpec = McpSpec {
+        file: McpFile::InFolder("config.toml"),
+        format: McpFormat::Toml,
+        allow: McpAllow::CodexApproval,
+    };
 
     fn round_trip(mcp: &McpSpec, before: &str) -> String {
         let path = Path::new("f");
         let mut doc = parse(mcp, path, before.as_bytes()).unwrap();
-        assert_eq!(doc.install(mcp, path, Path::new(BIN)).unwrap(), Installed::Done(Change::Added));
+        assert_eq!(
+            doc.install(mcp, path, Path::new(BIN), false).unwrap(),
+            Installed::Done(Change::Added)
+        );
         let after = doc.render();
         let mut again = parse(mcp, path, after.as_bytes()).unwrap();
         assert!(again.has_ours(mcp));
-        let change = again.install(mcp, path, Path::new(BIN)).unwrap();
+        let change = again.install(mcp, path, Path::new(BIN), false).unwrap();
         assert_eq!(change, Installed::Done(Change::Unchanged));
         let before_doc = parse(mcp, path, before.as_bytes()).unwrap();
         assert_eq!(again.uninstall(mcp, Some(&before_doc)), Change::Removed);
@@ -364,7 +435,7 @@ mod tests {
             "{\"mcpServers\": {\"tinylingo\": {\"command\": \"tinylingo\", \"args\": [\"mcp\"]}}}";
         let mut doc = parse(&CLAUDE, Path::new("f"), mine.as_bytes()).unwrap();
         assert_eq!(
-            doc.install(&CLAUDE, Path::new("f"), Path::new(BIN)).unwrap(),
+            doc.install(&CLAUDE, Path::new("f"), Path::new(BIN), false).unwrap(),
             Installed::Foreign
         );
         assert_eq!(doc.uninstall(&CLAUDE, None), Change::Unchanged);
@@ -376,17 +447,52 @@ mod tests {
         let old =
             "[mcp_servers.tinylingo]\ncommand = \"/old/scripts/tinylingo\"\nargs = [\"mcp\"]\n";
         let mut doc = parse(&CODEX, Path::new("f"), old.as_bytes()).unwrap();
-        let change = doc.install(&CODEX, Path::new("f"), Path::new(BIN)).unwrap();
+        let change = doc.install(&CODEX, Path::new("f"), Path::new(BIN), false).unwrap();
         assert_eq!(change, Installed::Done(Change::Updated));
         assert!(doc.render().contains(BIN));
     }
 
     #[test]
+    fn what_the_user_added_to_our_entry_stays() {
+        let mine = "[mcp_servers.tinylingo]\ncommand = \"/old/scripts/tinylingo\"\nargs = [\"mcp\"]\n\n[mcp_servers.tinylingo.tools.record]\napproval_mode = \"approve\"\n";
+        let mut doc = parse(&CODEX, Path::new("f"), mine.as_bytes()).unwrap();
+        let change = doc.install(&CODEX, Path::new("f"), Path::new(BIN), false).unwrap();
+        assert_eq!(change, Installed::Done(Change::Updated));
+        assert_eq!(doc.render(), mine.replace("/old", "/h/.config/tinylingo"));
+        let mut doc = parse(&CODEX, Path::new("f"), doc.render().as_bytes()).unwrap();
+        let change = doc.install(&CODEX, Path::new("f"), Path::new(BIN), false).unwrap();
+        assert_eq!(change, Installed::Done(Change::Unchanged));
+        let mine = r#"{"mcpServers": {"tinylingo": {"command": "/old/scripts/tinylingo", "env": {"A": "1"}}}}"#;
+        let mut doc = parse(&CLAUDE, Path::new("f"), mine.as_bytes()).unwrap();
+        doc.install(&CLAUDE, Path::new("f"), Path::new(BIN), false).unwrap();
+        let v: Value = serde_json::from_str(&doc.render()).unwrap();
+        assert_eq!(v["mcpServers"]["tinylingo"]["env"], json!({"A": "1"}));
+        assert_eq!(v["mcpServers"]["tinylingo"]["type"], "stdio");
+    }
+
+    #[test]
+    fn allow_record_approves_codexs_record_tool() {
+        let path = Path::new("f");
+        let mut doc = parse(&CODEX, path, b"").unwrap();
+        doc.install(&CODEX, path, Path::new(BIN), true).unwrap();
+        let text = doc.render();
+        assert!(
+            text.ends_with("[mcp_servers.tinylingo.tools.record]\napproval_mode = \"approve\"\n"),
+            "{text}"
+        );
+        let mut doc = parse(&CODEX, path, text.as_bytes()).unwrap();
+        let change = doc.install(&CODEX, path, Path::new(BIN), true).unwrap();
+        assert_eq!(change, Installed::Done(Change::Unchanged));
+        assert_eq!(doc.uninstall(&CODEX, None), Change::Removed);
+        assert_eq!(doc.render(), "");
+    }
+
+    #[test]
     fn wrong_shapes_and_bad_files_are_refused() {
         let mut doc = parse(&CLAUDE, Path::new("f"), b"{\"mcpServers\": []}").unwrap();
-        assert!(doc.install(&CLAUDE, Path::new("f"), Path::new(BIN)).is_err());
+        assert!(doc.install(&CLAUDE, Path::new("f"), Path::new(BIN), false).is_err());
         let mut doc = parse(&CODEX, Path::new("f"), b"mcp_servers = 1\n").unwrap();
-        assert!(doc.install(&CODEX, Path::new("f"), Path::new(BIN)).is_err());
+        assert!(doc.install(&CODEX, Path::new("f"), Path::new(BIN), false).is_err());
         let e = parse(&CODEX, Path::new("f"), b"a = 1\n[[x\n").err().unwrap();
         assert!(matches!(e, Error::BadFile { line: Some(2), .. }), "{e}");
     }

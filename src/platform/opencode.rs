@@ -1,6 +1,6 @@
 //! OpenCode: a JS plugin runs `tinylingo hook opencode` and adds the block as a message part;
 //! instructions in `~/.config/opencode/AGENTS.md`.
-use super::mcp_config::{JsonEntry, McpFile, McpFormat, McpSpec};
+use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
 use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -30,5 +30,6 @@ pub(super) const SPEC: Spec = Spec {
     mcp: Some(McpSpec {
         file: McpFile::InFolder("opencode.json"),
         format: McpFormat::Json { key: "mcp", comments: true, entry: JsonEntry::OpenCode },
+        allow: McpAllow::Nothing,
     }),
 };

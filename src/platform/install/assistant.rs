@@ -8,7 +8,7 @@ use super::report::{install_step, step, tilde, Action, Section, Step, Verb};
 use super::Options;
 use crate::error::{Error, Result};
 use crate::platform::instructions::{self, Edit, Unclosed};
-use crate::platform::mcp_config::{self, Doc, McpSpec};
+use crate::platform::mcp_config::{self, Doc, McpAllow, McpSpec};
 use crate::platform::settings_file::{self, Change, MARKER};
 use crate::platform::{Registration, Rules, Spec};
 use crate::store::files::read_if_exists;
@@ -74,13 +74,27 @@ pub(super) fn plan_install(
                     ));
                 }
             }
+            // The MCP tool's permission rule, where the server is (or is about to be) there.
+            if let Some(rule) = mcp_rule(spec) {
+                if allow_record && (mcp || mcp_config::registered(spec, home)) {
+                    let change = settings.allow(&path, rule)?;
+                    changes.push((verb_of(change), format!("allow rule {rule}")));
+                }
+            }
             // Gemini CLI lists its MCP servers in the same settings file: one edit of both.
             let settings = match spec.mcp.filter(|m| m.path(spec, home) == path) {
                 Some(m) => {
                     let mut doc = Doc::Json(settings);
-                    if let Some((verb, on)) =
-                        mcp_edit(spec, &m, home, link, mcp, &mut doc, &path, &mut section)?
-                    {
+                    if let Some((verb, on)) = mcp_edit(
+                        spec,
+                        &m,
+                        home,
+                        link,
+                        (mcp, allow_record),
+                        &mut doc,
+                        &path,
+                        &mut section,
+                    )? {
                         changes.push((verb, MCP_WHAT.to_string()));
                         mcp_on = on;
                     }
@@ -145,7 +159,7 @@ pub(super) fn plan_install(
         let bytes = read_if_exists(&path)?;
         let mut doc = mcp_config::parse(&m, &path, bytes.as_deref().unwrap_or_default())?;
         if let Some((verb, on)) =
-            mcp_edit(spec, &m, home, link, mcp, &mut doc, &path, &mut section)?
+            mcp_edit(spec, &m, home, link, (mcp, allow_record), &mut doc, &path, &mut section)?
         {
             let text = doc.render().into_bytes();
             let action = if verb == Verb::Keep { Action::None } else { Action::Write(text) };
@@ -192,6 +206,15 @@ fn verb_of(change: Change) -> Verb {
     }
 }
 
+/// The permission rule that lets the model call the MCP server's `record` tool, for an
+/// assistant that keeps such rules in its hook settings file (Claude Code).
+fn mcp_rule(spec: &Spec) -> Option<&'static str> {
+    match spec.mcp?.allow {
+        McpAllow::Rule(rule) => Some(rule),
+        _ => None,
+    }
+}
+
 /// Whether the assistant lists its MCP servers in its hook settings file (Gemini CLI).
 fn shares_hook_file(spec: &Spec, mcp: &McpSpec, home: &Path) -> bool {
     match spec.registration {
@@ -211,7 +234,7 @@ fn mcp_edit(
     mcp: &McpSpec,
     home: &Path,
     link: &Path,
-    wanted: bool,
+    (wanted, allow_record): (bool, bool),
     doc: &mut Doc,
     path: &Path,
     section: &mut Section,
@@ -219,8 +242,18 @@ fn mcp_edit(
     if !wanted && !doc.has_ours(mcp) {
         return Ok(None);
     }
-    match doc.install(mcp, path, link)? {
-        mcp_config::Installed::Done(change) => Ok(Some((verb_of(change), true))),
+    match doc.install(mcp, path, link, allow_record)? {
+        mcp_config::Installed::Done(change) => {
+            if change == Change::Added && !allow_record && mcp.allow != McpAllow::Nothing {
+                section.notes.push(format!(
+                    "{} asks before the model calls the MCP server's record tool (and a \
+                     headless run refuses it): `tinylingo install {} --mcp --allow-record` lets \
+                     it through",
+                    spec.display, spec.name
+                ));
+            }
+            Ok(Some((verb_of(change), true)))
+        }
         mcp_config::Installed::Foreign => {
             section.notes.push(format!(
                 "{} already lists an MCP server named \"{}\" that tinylingo did not register: \
@@ -254,6 +287,10 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
                     .map(|b| b.value());
                 let hook = settings.uninstall(entry.grouped, before.as_ref());
                 let rule = spec.allow_rule.map(|r| settings.disallow(r, before.as_ref()));
+                let rule = mcp_rule(spec)
+                    .map(|r| settings.disallow(r, before.as_ref()))
+                    .filter(|c| *c == Change::Removed)
+                    .or(rule);
                 // Gemini CLI's MCP servers are in this file too.
                 let shared = spec.mcp.filter(|m| shares_hook_file(spec, m, home));
                 let mut mcp = Change::Unchanged;
