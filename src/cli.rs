@@ -109,8 +109,8 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinyli
         #[arg(long)]
         dry_run: bool,
         /// Claude Code: let the model run `tinylingo record` without asking (adds the allow
-        /// rule `Bash(tinylingo record:*)`; uninstall removes it). With --mcp, Claude Code and
-        /// Codex also let it call the MCP server's record tool without asking.
+        /// rule `Bash(tinylingo record:*)`; uninstall removes it). With --mcp, Claude Code,
+        /// Codex and Gemini CLI also let it call the MCP server's record tool without asking.
         #[arg(long)]
         allow_record: bool,
         /// Also register the MCP server (`tinylingo mcp`) with each assistant; the instruction

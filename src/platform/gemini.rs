@@ -48,6 +48,6 @@ pub(super) const SPEC: Spec = Spec {
             comments: true,
             entry: JsonEntry::CommandArgs { typed: false },
         },
-        allow: McpAllow::Nothing,
+        allow: McpAllow::Trust,
     }),
 };

@@ -52,6 +52,9 @@ pub enum McpAllow {
     /// Codex CLI: `approval_mode = "approve"` in `[mcp_servers.tinylingo.tools.record]` (in
     /// `codex exec` an MCP call that needs approval is refused).
     CodexApproval,
+    /// Gemini CLI: `"trust": true` in our entry (headless, Gemini offers an MCP server's tools
+    /// only when it trusts the server, or with --yolo).
+    Trust,
 }
 
 /// The file that lists an assistant's MCP servers.
@@ -105,7 +108,7 @@ impl McpSpec {
             }
             return entry;
         }
-        match self.format {
+        let mut entry = match self.format {
             McpFormat::Json { entry: JsonEntry::OpenCode, .. } => {
                 json!({"type": "local", "command": [binary, ARGUMENT], "enabled": true})
             }
@@ -115,7 +118,11 @@ impl McpSpec {
             McpFormat::Json { .. } | McpFormat::Toml => {
                 json!({"command": binary, "args": [ARGUMENT]})
             }
+        };
+        if allow_record && self.allow == McpAllow::Trust {
+            entry["trust"] = true.into();
         }
+        entry
     }
 }
 

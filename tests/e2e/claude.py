@@ -416,14 +416,16 @@ def check_mcp(model):
     offers its tools; the model's call of the `record` tool lands the term."""
     home = Home()
     try:
-        home.tinylingo("install", "claude", "--mcp")
+        # --allow-record adds the permission rule for the tool: headless, an MCP call that needs
+        # permission is refused.
+        home.tinylingo("install", "claude", "--mcp", "--allow-record")
         model.replies = [{"tool": MCP_TOOL, "input": MCP_ARGS}, "recorded-answer"]
-        run = Run(home, model, f"记住：{MCP_TERM}的做法", "--allowedTools", MCP_TOOL)
+        run = Run(home, model, f"记住：{MCP_TERM}的做法")
         offered = any(contains([b], f'"{MCP_TOOL}"') for b in run.main)
         glossary = home.glossary()
         if glossary.get(MCP_TERM) == MCP_EXPLANATION:
             report(CLIENT, "record via MCP", "pass",
-                   f"{MCP_TOOL} offered and called (allowed by --allowedTools); glossary: "
+                   f"{MCP_TOOL} offered and called (allowed by install --allow-record); glossary: "
                    f"{MCP_TERM} → {glossary[MCP_TERM]}")
         else:
             results = [b for b in run.main if '"tool_result"' in b]

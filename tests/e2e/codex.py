@@ -634,7 +634,9 @@ def check_mcp(model):
                   'exclude_slash_tmp = true\n'
                   'exclude_tmpdir_env_var = true\n')
         write_codex_config(home, model, extra=no_tmp)
-        home.tinylingo("install", "codex", "--mcp")
+        # --allow-record approves the record tool: `codex exec` refuses an MCP call that needs
+        # approval ("MCP tool call requires approval, but approval policy is never").
+        home.tinylingo("install", "codex", "--mcp", "--allow-record")
         model.clear()
         model.offered_tool = None
         model.replies[:] = [{"mcp": "record", "input": MCP_ARGS}]
