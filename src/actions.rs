@@ -50,7 +50,10 @@ pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
     if !removed.is_empty() {
         problem.push_str(&format!(" (removed the other {})", removed.len()));
     }
-    let close: Vec<String> = missing.iter().flat_map(|t| closest_terms(&glossary, t, 3)).collect();
+    let close: Vec<&str> = missing
+        .iter()
+        .flat_map(|t| crate::closest::closest_terms(glossary.terms(), t, 3))
+        .collect();
     let hint = if close.is_empty() {
         Some("see what is recorded: tinylingo list".to_string())
     } else {
@@ -77,7 +80,7 @@ pub fn set_config(store: &Store, key: &str, value: &str) -> Result<()> {
 
 /// The glossary, for a change: borrowed from the index when it is current (see
 /// [`index::CurrentIndex`]), else read from `glossary.json`. The caller holds the store's lock.
-fn load_glossary<'a>(
+pub(crate) fn load_glossary<'a>(
     store: &Store,
     current: Option<&'a index::CurrentIndex>,
 ) -> Result<Glossary<'a>> {
@@ -94,7 +97,7 @@ fn load_glossary<'a>(
 /// stamped with the fingerprints taken right after the glossary's rename: they describe the
 /// file just written, whose content is exactly what the index holds. (A hand edit landing
 /// after that stat changes the fingerprint, so the hook reads the edit from the file.)
-fn save_and_reindex(store: &Store, glossary: &Glossary) -> Result<()> {
+pub(crate) fn save_and_reindex(store: &Store, glossary: &Glossary) -> Result<()> {
     // A broken config.json is reported by `config`; here its defaults apply, as in the hook.
     let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
     std::thread::scope(|s| {
@@ -107,23 +110,4 @@ fn save_and_reindex(store: &Store, glossary: &Glossary) -> Result<()> {
             saver.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     })
-}
-
-/// Up to `n` recorded terms that look like `query`: those containing it or contained in it
-/// first, then those sharing the most characters with it.
-pub fn closest_terms(glossary: &Glossary, query: &str, n: usize) -> Vec<String> {
-    let q: Vec<char> = query.chars().collect();
-    let mut scored: Vec<(usize, usize, &str)> = glossary
-        .terms()
-        .enumerate()
-        .filter_map(|(i, t)| {
-            let nested = t.contains(query) || query.contains(t);
-            let shared = t.chars().filter(|c| q.contains(c)).count();
-            let score =
-                if nested { usize::MAX } else { shared * 100 / t.chars().count().max(q.len()) };
-            (score >= 40).then_some((score, i, t))
-        })
-        .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.into_iter().take(n).map(|(_, _, t)| t.to_string()).collect()
 }

@@ -1,20 +1,21 @@
 //! Command-line parsing and printing. Every decision lives in the library; this module turns
 //! arguments into calls and results into text (data on stdout, messages on stderr).
 
+mod entries;
+mod show;
 mod thread;
 
 use clap::{Parser, Subcommand};
-use serde_json::json;
 
 use crate::actions;
-use crate::error::{Error, Result};
-use crate::index::HookIndex;
+use crate::error::Result;
+use crate::exchange::{ExportFormat, ImportFormat};
 use crate::language::Language;
-use crate::matching::{self, Engines, Outcome, Smart};
+use crate::output::Format;
 use crate::platform::{install, instructions, Platform};
 use crate::store::config::{self, Config};
-use crate::store::glossary::{pretty_json, Recorded};
-use crate::store::{Glossary, Store};
+use crate::store::glossary::Recorded;
+use crate::store::Store;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -50,22 +51,108 @@ tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
         #[arg(short, long)]
         force: bool,
     },
-    /// Remove recorded terms.
-    #[command(visible_alias = "rm", after_help = "Example:\n  tinylingo remove 联调 提交")]
+    /// Remove recorded terms: by name, or every entry a search finds (in two steps).
+    #[command(
+        visible_alias = "rm",
+        after_help = "By name, the terms go at once. With --search, the entries that match are \
+shown with a confirmation code and nothing is removed yet: type the code when asked (on a \
+terminal), or run `tinylingo remove --confirm CODE` within 5 minutes. A code is used once and \
+only removes the entries it was shown for, unchanged. --yes skips the confirmation.\n\n\
+Examples:\n  tinylingo remove 联调 提交\n  tinylingo remove --search ProjectA\n  \
+tinylingo remove --confirm K7Q2MX\n  tinylingo remove --search old-api --yes"
+    )]
     Remove {
         /// The terms to remove.
-        #[arg(required = true)]
+        #[arg(required_unless_present_any = ["search", "confirm"], conflicts_with_all = ["search", "confirm"])]
         terms: Vec<String>,
+        /// Select the entries whose term or explanation contains QUERY (case-insensitive).
+        #[arg(long, value_name = "QUERY", conflicts_with = "confirm")]
+        search: Option<String>,
+        /// With --search: look in the terms only.
+        #[arg(long, requires = "search")]
+        term_only: bool,
+        /// Remove the entries a `remove --search` preview showed with this code.
+        #[arg(long, value_name = "CODE")]
+        confirm: Option<String>,
+        /// With --search: remove at once, without a confirmation (for scripts).
+        #[arg(short, long, requires = "search")]
+        yes: bool,
     },
     /// List recorded terms in glossary order.
     #[command(
         visible_alias = "ls",
-        after_help = "Examples:\n  tinylingo list\n  tinylingo list --json"
+        after_help = "Examples:\n  tinylingo list\n  tinylingo list --recent 10\n  \
+tinylingo list --format tsv | cut -f1\n  tinylingo list --json"
     )]
     List {
-        /// Print the glossary as a JSON object.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Find entries whose term or explanation contains a text (case-insensitive).
+    #[command(after_help = "Exit 1 when nothing matches.\n\nExamples:\n  \
+tinylingo search bgremover\n  tinylingo search 抠图 --term-only\n  \
+tinylingo search git --format jsonl")]
+    Search {
+        /// The text to look for.
+        query: String,
+        /// Look in the terms only.
+        #[arg(long)]
+        term_only: bool,
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Print the glossary for sharing: JSON (the glossary file's format), JSONL, TSV, Markdown.
+    #[command(after_help = "Examples:\n  tinylingo export > glossary-backup.json\n  \
+tinylingo export --format md > docs/glossary.md\n  tinylingo export --search ProjectA --format tsv")]
+    Export {
+        #[arg(long, value_enum, default_value_t)]
+        format: ExportFormat,
+        /// Only the entries whose term or explanation contains QUERY.
+        #[arg(long, value_name = "QUERY")]
+        search: Option<String>,
+    },
+    /// Add entries from a file (or - for stdin): JSON, JSONL or TSV as `export` writes them.
+    #[command(after_help = "All or nothing: a bad line stops the import (exit 2, nothing \
+changed), and a term recorded with another explanation refuses the whole import (exit 1) \
+unless --skip-existing keeps ours or --replace takes theirs.\n\nExamples:\n  \
+tinylingo import team-glossary.json\n  tinylingo import terms.tsv --dry-run\n  \
+tinylingo export | ssh other-host tinylingo import - --skip-existing")]
+    Import {
+        /// The file to read; - reads stdin.
+        file: String,
+        #[arg(long, value_enum, default_value_t)]
+        format: ImportFormat,
+        /// On a conflict, keep the recorded explanation.
+        #[arg(long, conflicts_with = "replace")]
+        skip_existing: bool,
+        /// On a conflict, take the imported explanation.
+        #[arg(long)]
+        replace: bool,
+        /// Report what would change and change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print the report as a JSON object on stdout (else a summary on stderr).
         #[arg(long)]
         json: bool,
+    },
+    /// How big the glossary is and which terms prompts hit (from the hook's usage log).
+    #[command(after_help = "The hook notes each prompt that hits (`config stats.enabled \
+false` stops it).\n\nExamples:\n  tinylingo stats\n  tinylingo stats --format tsv | \
+awk -F'\\t' '$2 == 0' # terms never hit")]
+    Stats {
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  tinylingo completions bash > ~/.local/share/bash-completion/completions/tinylingo\n  \
+tinylingo completions zsh > \"${fpath[1]}/_tinylingo\"\n  \
+tinylingo completions fish > ~/.config/fish/completions/tinylingo.fish"
+    )]
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
     /// Show or change settings (dotted keys, e.g. smart.enabled).
     #[command(after_help = "Examples:\n  tinylingo config\n  tinylingo config smart.enabled\n  \
@@ -76,6 +163,8 @@ tinylingo config smart.enabled true\n  tinylingo config smart.fuzzyThreshold 0.2
         /// The value to set: true/false become booleans, numbers numbers, anything else text.
         #[arg(allow_negative_numbers = true)]
         value: Option<String>,
+        #[command(flatten)]
+        format: FormatArgs,
     },
     /// Show what a message matches (the hook's view, for debugging).
     #[command(after_help = "Examples:\n  tinylingo match \"帮我提交一下代码\"\n  \
@@ -84,15 +173,14 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
     Match {
         /// The message to match.
         message: String,
-        /// Print {"exact":[…],"candidates":[…]} as JSON.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        format: FormatArgs,
         /// Show fuzzy candidates without asking the LLM (works even when smart is off).
         #[arg(long, conflicts_with = "platform")]
         no_llm: bool,
         /// Print exactly what the hook would print for this assistant (no session, so no
         /// de-duplication), instead of the debug view.
-        #[arg(long, value_parser = platform_name, conflicts_with = "json")]
+        #[arg(long, value_parser = platform_name, conflicts_with_all = ["json", "format"])]
         platform: Option<Platform>,
     },
     /// Register the prompt hook and the instruction block with the assistants.
@@ -177,6 +265,24 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
     },
 }
 
+/// `--format` and its short form `--json`, for every command that prints data.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct FormatArgs {
+    /// text (for people), json (one document), jsonl (an object a line) or tsv (a record a
+    /// line, no header, tab/newline/backslash escaped).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Short for --format json.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+}
+
+impl FormatArgs {
+    fn get(self) -> Format {
+        Format::chosen(self.format, self.json)
+    }
+}
+
 /// How `doctor` prints its checks.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 enum DoctorFormat {
@@ -255,51 +361,48 @@ fn run(command: Command) -> Result<u8> {
             }
             Ok(SUCCESS)
         }
-        Command::Remove { terms } => {
-            for term in actions::remove(&store, &terms)? {
-                eprintln!("Removed: {term}");
-            }
+        Command::Remove { terms, search, term_only, confirm, yes } => {
+            entries::remove(&store, &terms, search.as_deref(), term_only, confirm.as_deref(), yes)
+        }
+        Command::List { format } => entries::list(&store, format.get()),
+        Command::Search { query, term_only, format } => {
+            entries::search(&store, &query, term_only, format.get())
+        }
+        Command::Export { format, search } => entries::export(&store, format, search.as_deref()),
+        Command::Import { file, format, skip_existing, replace, dry_run, json } => {
+            let on_conflict = match (skip_existing, replace) {
+                (true, _) => crate::exchange::OnConflict::Keep,
+                (_, true) => crate::exchange::OnConflict::Replace,
+                _ => crate::exchange::OnConflict::Refuse,
+            };
+            entries::import(&store, &file, format, on_conflict, dry_run, json)
+        }
+        Command::Stats { format } => show::stats(&store, format.get()),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "tinylingo", &mut std::io::stdout());
             Ok(SUCCESS)
         }
-        Command::List { json } => {
-            let glossary = Glossary::load(&store)?;
-            if json {
-                println!("{}", glossary.to_json());
-            } else if glossary.is_empty() {
-                eprintln!("No entries recorded.");
-            } else {
-                for (term, explanation) in glossary.iter() {
-                    println!("{term}: {explanation}");
-                }
-            }
-            Ok(SUCCESS)
-        }
-        Command::Config { key: None, .. } => {
+        Command::Config { key: None, format, .. } => {
             let config = Config::load(&store)?;
             warn_config(&store);
-            println!("{}", pretty_json(&config.effective()));
-            Ok(SUCCESS)
+            show::config_all(&config, format.get())
         }
-        Command::Config { key: Some(key), value: None } => {
-            let value = Config::load(&store)?.get(&key)?;
-            match value.as_str() {
-                Some(text) => println!("{text}"),
-                None => println!("{}", pretty_json(&value)),
-            }
-            Ok(SUCCESS)
+        Command::Config { key: Some(key), value: None, format } => {
+            show::config_one(&Config::load(&store)?, &key, format.get())
         }
-        Command::Config { key: Some(key), value: Some(value) } => {
+        Command::Config { key: Some(key), value: Some(value), .. } => {
             actions::set_config(&store, &key, &value)?;
             eprintln!("Set {key} = {value}");
             Ok(SUCCESS)
         }
         Command::Match { message, platform: Some(platform), .. } => {
             warn_config(&store);
-            print_injection(&store, platform, message)
+            show::injection(&store, platform, message)
         }
-        Command::Match { message, json, no_llm, platform: None } => {
+        Command::Match { message, format, no_llm, platform: None } => {
             warn_config(&store);
-            print_match(&store, &message, json, no_llm)
+            show::matches(&store, &message, format.get(), no_llm)
         }
         Command::Hook { platform } => {
             crate::hook::run(platform);
@@ -310,7 +413,7 @@ fn run(command: Command) -> Result<u8> {
             crate::mcp::serve(store)?;
             Ok(SUCCESS)
         }
-        Command::Doctor { format } => print_doctor(&crate::doctor::run(&store), format),
+        Command::Doctor { format } => show::doctor(&crate::doctor::run(&store), format),
         Command::Instructions { language } => {
             warn_config(&store);
             let language = language.unwrap_or_else(config::configured_language);
@@ -350,38 +453,6 @@ pub(crate) fn print_install(report: install::Report) -> Result<u8> {
     Ok(code)
 }
 
-/// Prints `doctor`'s checks: exit 0 when all hold, 1 otherwise.
-fn print_doctor(checks: &[crate::doctor::Check], format: DoctorFormat) -> Result<u8> {
-    match format {
-        DoctorFormat::Json => {
-            let list: Vec<_> = checks
-                .iter()
-                .map(|c| {
-                    json!({
-                        "check": c.check,
-                        "assistant": c.assistant.map(Platform::name),
-                        "ok": c.ok,
-                        "detail": c.detail,
-                        "fix": c.fix,
-                    })
-                })
-                .collect();
-            println!("{}", pretty_json(&list));
-        }
-        DoctorFormat::Text => {
-            for c in checks {
-                let who = c.assistant.map_or(String::new(), |p| format!("{} ", p.spec().display));
-                let state = if c.ok { "ok  " } else { "FAIL" };
-                println!("{state} {who}{}: {}", c.check, c.detail);
-                if let Some(fix) = &c.fix {
-                    println!("     fix: {fix}");
-                }
-            }
-        }
-    }
-    Ok(if crate::doctor::all_ok(checks) { SUCCESS } else { NOTHING })
-}
-
 /// Prints the warnings about values in config.json that are ignored.
 fn warn_config(store: &Store) {
     match Config::load(store) {
@@ -393,114 +464,5 @@ fn warn_config(store: &Store) {
         // The command goes on with the defaults (as the hook does); say so, or a broken
         // config.json would silently switch off what the user configured.
         Err(e) => eprintln!("tinylingo: warning: {e}; using the default settings"),
-    }
-}
-
-fn print_match(store: &Store, message: &str, json: bool, no_llm: bool) -> Result<u8> {
-    // The same index the hook uses; a stale one is rebuilt from the JSON files, which also
-    // reports an unreadable glossary here, where the hook would stay silent.
-    let index = HookIndex::open(store)?;
-    let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
-    let smart = if no_llm {
-        Smart::CandidatesOnly { threshold: data.settings.smart.fuzzy_threshold.to_native() }
-    } else {
-        crate::hook::smart_mode(&data.settings)
-    };
-    let engines =
-        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
-    let outcome = matching::find(&engines, message, &smart);
-    let found = !outcome.exact.is_empty() || !outcome.candidates.is_empty();
-    if json {
-        println!("{}", pretty_json(&match_json(&outcome)));
-    } else {
-        print_match_text(&outcome, MatchLabels::of(data.settings.language.native()));
-    }
-    Ok(if found { SUCCESS } else { NOTHING })
-}
-
-/// `match --platform`: the hook's own output for an event carrying `message`.
-fn print_injection(store: &Store, platform: Platform, message: String) -> Result<u8> {
-    let index = HookIndex::open(store)?;
-    let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
-    let event = crate::platform::Event { prompt: message, session: None, model: None, cwd: None };
-    let (output, outcome) = crate::hook::respond(store, platform, data, &event);
-    if let Some(text) = output {
-        println!("{text}");
-    }
-    Ok(if outcome.hits().next().is_some() { SUCCESS } else { NOTHING })
-}
-
-/// The stable `match --json` shape.
-fn match_json(o: &Outcome) -> serde_json::Value {
-    json!({
-        "exact": o.exact.iter().map(|e| json!({"term": e.term, "explanation": e.explanation})).collect::<Vec<_>>(),
-        "candidates": o.candidates.iter().map(|c| json!({
-            "term": c.entry.term,
-            "explanation": c.entry.explanation,
-            "score": (c.score * 1e6).round() / 1e6,
-            "confirmed": c.confirmed,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-/// The words of `match`'s text view, in the language of the settings the index holds (the
-/// hook's, so that `match` and the injected block speak the same language).
-struct MatchLabels {
-    exact: &'static str,
-    smart: &'static str,
-    candidate: &'static str,
-    confirmed: &'static str,
-    rejected: &'static str,
-    failed: &'static str,
-    nothing: &'static str,
-}
-
-impl MatchLabels {
-    fn of(language: Language) -> &'static MatchLabels {
-        match language {
-            Language::En => &MatchLabels {
-                exact: "exact",
-                smart: "smart",
-                candidate: "candidate",
-                confirmed: "LLM confirmed",
-                rejected: "LLM rejected",
-                failed: "LLM failed",
-                nothing: "No matches found.",
-            },
-            Language::Zh => &MatchLabels {
-                exact: "精确",
-                smart: "智能",
-                candidate: "候选",
-                confirmed: "LLM 确认",
-                rejected: "LLM 否决",
-                failed: "LLM 失败",
-                nothing: "未找到匹配。",
-            },
-        }
-    }
-}
-
-fn print_match_text(o: &Outcome, words: &MatchLabels) {
-    for e in &o.exact {
-        println!("[{}] {} → {}", words.exact, e.term, e.explanation);
-    }
-    let failure = match &o.verdict {
-        matching::Verdict::Failed(why) => Some(why.as_str()),
-        _ => None,
-    };
-    for c in &o.candidates {
-        let (tag, note) = match (c.confirmed, failure) {
-            (Some(true), _) => (words.smart, format!(", {}", words.confirmed)),
-            (Some(false), _) => (words.candidate, format!(", {}", words.rejected)),
-            (None, Some(why)) => (words.candidate, format!(", {}: {why}", words.failed)),
-            (None, None) => (words.candidate, String::new()),
-        };
-        println!(
-            "[{tag}] {} (jaccard {:.2}{note}) → {}",
-            c.entry.term, c.score, c.entry.explanation
-        );
-    }
-    if o.exact.is_empty() && o.candidates.is_empty() {
-        eprintln!("{}", words.nothing);
     }
 }

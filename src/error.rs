@@ -19,6 +19,9 @@ pub enum Error {
     NotFound { problem: String, hint: Option<String> },
     /// A term exists already with another explanation; `record --force` replaces it.
     Conflict { term: String, current: String },
+    /// A change was refused as it stands (an import with conflicts, a stale confirmation
+    /// code); nothing was changed, and the hint says how to go on.
+    Refused { problem: String, hint: Option<String> },
 }
 
 impl Error {
@@ -33,7 +36,7 @@ impl Error {
     /// Exit code at the CLI: 1 for "not found / nothing to do", 2 for bad input or failure.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::NotFound { .. } | Error::Conflict { .. } => 1,
+            Error::NotFound { .. } | Error::Conflict { .. } | Error::Refused { .. } => 1,
             _ => 2,
         }
     }
@@ -67,7 +70,9 @@ impl Error {
                 "fix the file by hand (it was left untouched), or move it aside: {}",
                 path.display()
             )),
-            Error::BadInput { hint, .. } | Error::NotFound { hint, .. } => hint.clone(),
+            Error::BadInput { hint, .. }
+            | Error::NotFound { hint, .. }
+            | Error::Refused { hint, .. } => hint.clone(),
             Error::Conflict { term, .. } => Some(format!(
                 "to replace it: tinylingo record --force {} \"<new explanation>\"",
                 shell_word(term)
@@ -88,9 +93,9 @@ impl fmt::Display for Error {
             Error::BadFile { path, line: None, problem } => {
                 write!(f, "{}: {problem}", path.display())
             }
-            Error::BadInput { problem, .. } | Error::NotFound { problem, .. } => {
-                f.write_str(problem)
-            }
+            Error::BadInput { problem, .. }
+            | Error::NotFound { problem, .. }
+            | Error::Refused { problem, .. } => f.write_str(problem),
             Error::Conflict { term, current } => {
                 write!(f, "\"{term}\" is already recorded as: {current}")
             }

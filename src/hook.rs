@@ -90,10 +90,24 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
         keep_for_journal(&store, &event);
     }
     let (output, outcome) = respond(&store, platform, data, &event);
+    if settings.stats.enabled {
+        note_usage(&store, settings, &outcome);
+    }
     log_line(&store, settings, || {
         describe(spec.name, &index, &outcome, event.prompt.chars().count(), started.elapsed())
     });
     output
+}
+
+/// Appends the prompt's hits to the usage log (`stats`); a prompt without hits costs nothing.
+fn note_usage(store: &Store, settings: &ArchivedSettings, outcome: &Outcome) {
+    let terms: Vec<&str> = outcome.hits().map(|(e, _)| e.term).collect();
+    if terms.is_empty() {
+        return;
+    }
+    if let Err(e) = crate::usage::note(store, &terms, std::time::SystemTime::now()) {
+        log_line(store, settings, || format!("usage log: {e}"));
+    }
 }
 
 /// Keeps the prompt for the after-response hook, which writes the journal entry (only while

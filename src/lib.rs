@@ -25,21 +25,31 @@
 //! * [`mcp`] is the Model Context Protocol server (`tinylingo mcp`): the same commands as
 //!   tools for the model, over stdio.
 //! * [`doctor`] checks an installation the way a person would by hand, read-only.
+//! * [`search`], [`stats`] (with the hook's [`usage`] log), [`removal`] (two-step bulk
+//!   removal) and [`exchange`] (export and import) are how people keep a glossary of
+//!   thousands of entries; [`output`] is the machine formats they all print.
 //! * [`cli`] parses arguments and prints; it holds no logic of its own.
 //!
 //! Data flows one way: cli → store/index → matching → platform output.
 
 pub mod actions;
 pub mod cli;
+pub mod closest;
 pub mod doctor;
 pub mod error;
+pub mod exchange;
 pub mod hook;
 pub mod index;
 pub mod journal;
 pub mod language;
 pub mod matching;
 pub mod mcp;
+pub mod output;
 pub mod platform;
+pub mod removal;
+pub mod search;
+pub mod stats;
 pub mod store;
+pub mod usage;
 
 pub use error::{Error, Result};

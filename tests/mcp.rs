@@ -83,6 +83,14 @@ impl Session {
     }
 }
 
+/// The glossary as the CLI lists it, term → explanation.
+fn glossary(home: &Home) -> std::collections::BTreeMap<String, String> {
+    let listed = home.run(&["list", "--json"]).json();
+    let pair =
+        |e: &Value| (e["term"].as_str().unwrap().into(), e["explanation"].as_str().unwrap().into());
+    listed.as_array().expect("an array of entries").iter().map(pair).collect()
+}
+
 #[test]
 fn initialize_and_list_the_tools() {
     let home = Home::new();
@@ -99,7 +107,7 @@ fn initialize_and_list_the_tools() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["record", "list", "match", "remove", "thread_show"]);
+    assert_eq!(names, ["record", "list", "search", "match", "remove", "stats", "thread_show"]);
     for tool in list["result"]["tools"].as_array().unwrap() {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         assert!(tool["description"].as_str().unwrap().len() > 40, "{tool}");
@@ -156,7 +164,10 @@ fn bad_arguments_are_tool_errors_and_the_server_lives_on() {
         ("list", json!({"limit": "ten"}), "invalid type: string \"ten\""),
         ("list", json!({"offset": -1}), "invalid value: integer `-1`"),
         ("remove", json!({"terms": "a"}), "invalid type: string \"a\""),
-        ("remove", json!({"terms": []}), "no terms given"),
+        ("remove", json!({"terms": []}), "give exactly one of terms"),
+        ("remove", json!({"terms": ["a"], "confirm": "X"}), "give exactly one of terms"),
+        ("stats", json!({"all": true}), "unknown field `all`"),
+        ("search", json!({}), "missing field `query`"),
         ("record", json!({"term": "", "explanation": "b"}), ""),
         ("thread_show", json!({"date": "yesterday"}), "not a date: yesterday"),
         ("match", json!({"text": "x"}), "unknown field `text`"),
@@ -226,8 +237,8 @@ fn two_servers_writing_at_once_lose_nothing() {
         })
         .collect();
     threads.into_iter().for_each(|t| t.join().unwrap());
-    let listed = home.run(&["list", "--json"]).json();
-    assert_eq!(listed.as_object().unwrap().len(), 80, "{listed}");
+    let listed = glossary(&home);
+    assert_eq!(listed.len(), 80, "{listed:?}");
 }
 
 #[test]
@@ -245,9 +256,9 @@ fn a_client_that_disconnects_mid_call_leaves_a_whole_store() {
     // Ends by itself, not by SIGPIPE, and the store is whole: every term there has its
     // explanation, and the CLI reads it.
     assert!(status.code().is_some(), "{status}");
-    let listed = home.run(&["list", "--json"]).json();
+    let listed = glossary(&home);
     assert_eq!(listed["a"], "1");
-    assert!(listed.get("b").is_none_or(|b| b == "2"), "{listed}");
+    assert!(listed.get("b").is_none_or(|b| b == "2"), "{listed:?}");
 }
 
 #[test]
@@ -358,4 +369,39 @@ fn allow_record_with_mcp_lets_claude_and_codex_call_the_tool_without_asking() {
     home.run(&["uninstall"]).ok();
     assert!(!home.path().join(".claude/settings.json").exists());
     assert!(!home.path().join(".codex/config.toml").exists());
+}
+
+#[test]
+fn search_stats_and_the_two_step_remove_share_the_clis_code() {
+    let home = Home::new();
+    home.run(&["record", "联调", "staging 集群 k8s-stg"]).ok();
+    home.run(&["record", "提交", "no git push"]).ok();
+    home.run(&["record", "Staging", "the second cluster"]).ok();
+    let (mut s, _) = Session::start(&home);
+    let a = s.ok("search", json!({"query": "staging"}));
+    assert_eq!(a["matches"], 2);
+    let terms: Vec<&str> =
+        a["entries"].as_array().unwrap().iter().map(|e| e["term"].as_str().unwrap()).collect();
+    assert_eq!(terms, ["联调", "Staging"]);
+    let a = s.ok("search", json!({"query": "staging", "term_only": true, "limit": 5}));
+    assert_eq!(a["entries"], json!([{"term": "Staging", "explanation": "the second cluster"}]));
+    let a = s.ok("stats", json!({}));
+    assert_eq!(a["terms"], 3);
+    assert_eq!(a["per_term"][0]["term"], "联调");
+    // Step 1 removes nothing and hands out a code; step 2 removes exactly those.
+    let a = s.ok("remove", json!({"search": "staging"}));
+    assert_eq!((a["would_remove"].as_u64(), a["removed"].clone()), (Some(2), json!([])));
+    assert_eq!(glossary(&home).len(), 3);
+    let code = a["code"].as_str().unwrap().to_string();
+    let a = s.ok("remove", json!({"confirm": code}));
+    assert_eq!(a["removed"], json!(["联调", "Staging"]));
+    assert_eq!(glossary(&home).keys().collect::<Vec<_>>(), ["提交"]);
+    // A code is used once: the CLI's refusal, as a tool error.
+    let (error, text) = s.call("remove", json!({"confirm": code}));
+    assert!(error && text.contains("nothing was removed"), "{text}");
+    // A code from the CLI's preview works through the tool too: the same pending codes.
+    let out = home.run(&["remove", "--search", "git"]);
+    let code = out.stdout.trim();
+    assert_eq!(s.ok("remove", json!({"confirm": code}))["removed"], json!(["提交"]));
+    s.finish();
 }

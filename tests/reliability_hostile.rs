@@ -522,7 +522,7 @@ fn special_characters_in_terms_and_explanations() {
         home.run(&["record", t, e]).ok();
     }
     // The glossary keeps every char as given.
-    let listed = home.run(&["list", "--json"]).json();
+    let listed = home.run(&["export"]).json();
     for (t, e) in entries {
         assert_eq!(listed[*t], json!(e), "{t:?}");
     }

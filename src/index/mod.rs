@@ -220,6 +220,18 @@ impl CurrentIndex {
     }
 }
 
+/// Runs `f` on the store's glossary for a command that only reads it (`list`, `search`,
+/// `export`, `stats`): borrowed from the index when that is current, else read from
+/// `glossary.json` (whose errors are the command's). No lock is taken: a writer replaces both
+/// files by rename, and a mapping keeps the file it was made from.
+pub fn read_glossary<R>(store: &Store, f: impl FnOnce(&Glossary) -> R) -> Result<R> {
+    let current = CurrentIndex::open(store);
+    match current.as_ref().and_then(CurrentIndex::glossary) {
+        Some(glossary) => Ok(f(&glossary)),
+        None => Ok(f(&Glossary::load(store)?)),
+    }
+}
+
 /// The index as the hook uses it.
 pub struct HookIndex {
     backing: Backing,

@@ -28,7 +28,9 @@ behaviour rules, injected before every prompt that mentions a recorded term, in 
 assistant. Call `record` whenever the user corrects your understanding or your behaviour, \
 explains what a word means, or asks you to remember something, and when it took you several \
 searches to find what a term refers to; make the explanation dense (project, paths, \
-identifiers, the exact rule). `list`, `match` and `thread_show` read; `remove` deletes terms.";
+identifiers, the exact rule); `search` first to see whether something close is recorded. \
+`list`, `search`, `match`, `stats` and `thread_show` read; `remove` deletes (a search in two \
+steps: preview and code, then confirm once the user agrees).";
 
 /// The server: the store every call works on.
 pub struct Server {

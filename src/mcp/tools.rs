@@ -1,7 +1,8 @@
 //! The tools: their names, descriptions and argument schemas, and what each call does.
 //!
 //! Every tool is a thin front-end over the library function the CLI calls for the same
-//! command ([`actions::record`], [`actions::remove`], [`Glossary::load`], [`hook::respond`],
+//! command ([`actions::record`], [`actions::remove`], [`removal`]'s two steps,
+//! [`crate::search`], [`crate::stats`], [`Glossary::load`], [`crate::hook::respond`],
 //! [`journal::day`]): the same locks, atomic writes, index rebuild and checks, and the same
 //! errors. What differs is only the shape of the answer (JSON, see [`super::hybrid`]) and how a
 //! refusal travels (an MCP tool error, see [`super::server`]).
@@ -19,6 +20,8 @@ use crate::error::{Error, Result};
 use crate::index::HookIndex;
 use crate::journal;
 use crate::platform::{Event, Platform};
+use crate::removal;
+use crate::search::Scope;
 use crate::store::glossary::Recorded;
 use crate::store::{Glossary, Store};
 
@@ -78,6 +81,27 @@ pub const TOOLS: &[Tool] = &[
         read_only: true,
     },
     Tool {
+        name: "search",
+        description: "Find recorded entries whose term or explanation contains the query \
+            (case-insensitive for letters that have case; term_only looks at terms alone). Use \
+            it before recording, to see whether something close is recorded already, and to \
+            find what to update or remove. A large answer is written to a file whose path, \
+            size and first records are returned instead.",
+        schema: || {
+            json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "The text to look for; empty matches every entry."},
+                    "term_only": {"type": "boolean", "description": "Look in the terms only, not the explanations.", "default": false},
+                    "limit": {"type": "integer", "minimum": 1, "description": "Return at most this many entries (default: all)."}
+                },
+                "required": ["query"],
+                "additionalProperties": false
+            })
+        },
+        read_only: true,
+    },
+    Tool {
         name: "match",
         description: "Show which recorded terms a message mentions and the block the prompt \
             hook would inject for it: exact hits, fuzzy candidates (with the model's verdict \
@@ -97,20 +121,34 @@ pub const TOOLS: &[Tool] = &[
     },
     Tool {
         name: "remove",
-        description: "Remove recorded terms from the glossary, by their exact names. Terms that \
-            are not recorded are reported with the closest recorded ones (the others are \
-            removed all the same).",
+        description: "Remove entries from the glossary. Either by exact names (terms), or in \
+            two steps for many at once: search (with term_only if wanted) removes nothing, it \
+            returns the entries it would remove and a confirmation code; show them to the user, \
+            and only when the user agrees call remove again with confirm set to that code (valid \
+            5 minutes, used once, void if those entries changed). Give exactly one of terms, \
+            search or confirm.",
         schema: || {
             json!({
                 "type": "object",
                 "properties": {
-                    "terms": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "The exact terms to remove."}
+                    "terms": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "The exact terms to remove now."},
+                    "search": {"type": "string", "description": "Step 1: preview the entries this query matches (as the search tool does) and get a confirmation code."},
+                    "term_only": {"type": "boolean", "description": "With search: match terms only.", "default": false},
+                    "confirm": {"type": "string", "description": "Step 2: the confirmation code a search preview returned."}
                 },
-                "required": ["terms"],
                 "additionalProperties": false
             })
         },
         read_only: false,
+    },
+    Tool {
+        name: "stats",
+        description: "How large the glossary is and how much of it is used: the number of \
+            terms, file sizes, whether the hook's usage log is on, and for every term its hits \
+            and last hit (terms never hit are candidates for pruning: show them to the user \
+            rather than removing them yourself).",
+        schema: || json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        read_only: true,
     },
     Tool {
         name: "thread_show",
@@ -148,6 +186,8 @@ pub fn call(store: &Store, name: &str, args: Map<String, Value>) -> Result<Paylo
     match tool.name {
         "record" => record(store, parse(tool, args)?),
         "list" => list(store, parse(tool, args)?),
+        "search" => search(store, parse(tool, args)?),
+        "stats" => stats(store, parse(tool, args)?),
         "match" => match_message(store, parse(tool, args)?),
         "remove" => remove(store, parse(tool, args)?),
         "thread_show" => thread_show(store, parse(tool, args)?),
@@ -275,18 +315,86 @@ fn match_message(store: &Store, a: MatchArgs) -> Result<Payload> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct SearchArgs {
+    query: String,
+    #[serde(default)]
+    term_only: bool,
+    limit: Option<usize>,
+}
+
+fn search(store: &Store, a: SearchArgs) -> Result<Payload> {
+    let scope = if a.term_only { Scope::TermOnly } else { Scope::Both };
+    let (total, entries) = crate::index::read_glossary(store, |g| {
+        let hits = crate::search::search(g, &a.query, scope);
+        let entries: Vec<Value> = hits
+            .iter()
+            .take(a.limit.unwrap_or(usize::MAX))
+            .map(|(term, explanation)| json!({"term": term, "explanation": explanation}))
+            .collect();
+        (hits.len(), entries)
+    })?;
+    let answer = json!({"query": a.query, "matches": total, "entries": entries});
+    Ok(Payload::listing(answer, "entries"))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StatsArgs {}
+
+fn stats(store: &Store, _: StatsArgs) -> Result<Payload> {
+    Ok(Payload::listing(crate::stats::stats(store)?.to_json(), "per_term"))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RemoveArgs {
-    terms: Vec<String>,
+    terms: Option<Vec<String>>,
+    search: Option<String>,
+    #[serde(default)]
+    term_only: bool,
+    confirm: Option<String>,
 }
 
 fn remove(store: &Store, a: RemoveArgs) -> Result<Payload> {
-    if a.terms.is_empty() {
-        return Err(Error::bad_input(
-            "remove: no terms given",
-            Some("name at least one term, e.g. {\"terms\": [\"提交\"]}".into()),
-        ));
-    }
-    let removed = actions::remove(store, &a.terms)?;
+    let removed = match (a.terms, a.search, a.confirm) {
+        (Some(terms), None, None) if !terms.is_empty() => {
+            // A term named twice is removed once, as in the CLI.
+            let mut unique: Vec<String> = Vec::with_capacity(terms.len());
+            for t in terms {
+                if !unique.contains(&t) {
+                    unique.push(t);
+                }
+            }
+            actions::remove(store, &unique)?
+        }
+        (None, Some(query), None) => {
+            let scope = if a.term_only { Scope::TermOnly } else { Scope::Both };
+            let p = removal::preview(store, &query, scope)?;
+            let entries: Vec<Value> =
+                p.entries.iter().map(|(t, e)| json!({"term": t, "explanation": e})).collect();
+            let answer = json!({
+                "removed": [],
+                "would_remove": entries.len(),
+                "code": p.code,
+                "valid_seconds": removal::CODE_LIFETIME.as_secs(),
+                "next": "nothing was removed: show these entries to the user, and only if they \
+                         agree call remove with {\"confirm\": code}",
+                "entries": entries,
+            });
+            return Ok(Payload::listing(answer, "entries"));
+        }
+        (None, None, Some(code)) => removal::confirm(store, &code)?,
+        _ => {
+            return Err(Error::bad_input(
+                "remove: give exactly one of terms (non-empty), search or confirm",
+                Some(
+                    "e.g. {\"terms\": [\"提交\"]}, or {\"search\": \"staging\"} and then \
+                     {\"confirm\": \"<code>\"}"
+                        .into(),
+                ),
+            ))
+        }
+    };
     Ok(Payload::plain(json!({"removed": removed})))
 }
 

@@ -215,7 +215,7 @@ record(term: "提交", explanation: "git commit 后不要执行 git push，由�
 record(term: "依赖更新", explanation: "禁止运行初始化脚本，必须使用指定的包管理命令更新依赖")
 ```
 
-同一服务器的其他工具：`list`（列出已记录的术语）、`match`（查看一条消息会注入什么）、`remove`（删除术语）、`thread_show`（查看对话记录）。
+同一服务器的其他工具：`search`（记录前先查是否已有相近条目）、`list`（列出已记录的术语）、`match`（查看一条消息会注入什么）、`remove`（删除术语；按搜索批量删除需用户确认）、`stats`（使用统计）、`thread_show`（查看对话记录）。
 
 "#,
     zh_notes!(),
@@ -251,7 +251,7 @@ record(term: "commit", explanation: "After git commit, do not run git push: the 
 record(term: "update dependencies", explanation: "Never run the init script; update dependencies only with the designated package manager command")
 ```
 
-The same server's other tools: `list` (the recorded terms), `match` (what a message would inject), `remove` (delete terms), `thread_show` (the thread journal).
+The same server's other tools: `search` (before recording, whether something close is recorded), `list` (the recorded terms), `match` (what a message would inject), `remove` (delete terms; removing by a search needs the user's confirmation), `stats` (usage), `thread_show` (the thread journal).
 
 "#,
     en_notes!(),
@@ -298,11 +298,11 @@ pub const SHIPPED: &[Shipped] = &[
         what: "en, the first English block, with the note on a read-only file system",
     },
     Shipped {
-        hash: 0x2c35_c887_a6da_920f,
+        hash: 0xd5df_15cf_b042_4d96,
         what: "en, the first MCP variant (install --mcp): the record tool, the shell as fallback",
     },
     Shipped {
-        hash: 0x4ddf_6293_abe7_f502,
+        hash: 0xb4be_d164_6390_1ab6,
         what: "zh, the first MCP variant (install --mcp): the record tool, the shell as fallback",
     },
 ];

@@ -29,6 +29,7 @@ pub struct Settings {
     pub smart: SmartSettings,
     pub inject: InjectSettings,
     pub thread: ThreadSettings,
+    pub stats: StatsSettings,
 }
 
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
@@ -62,6 +63,13 @@ pub struct ThreadSettings {
     pub role: String,
 }
 
+/// The usage log `stats` reads (see [`crate::usage`]).
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
+pub struct StatsSettings {
+    /// The hook appends a line to the usage log for each prompt that hit.
+    pub enabled: bool,
+}
+
 impl Default for Settings {
     /// The defaults; `language` is `auto`, resolved from this process's locale.
     fn default() -> Settings {
@@ -79,6 +87,7 @@ impl Default for Settings {
             },
             inject: InjectSettings { max_chars: 4000, dedupe: false, repeat_after: 20 },
             thread: ThreadSettings { enabled: false, dir: String::new(), role: "Developer".into() },
+            stats: StatsSettings { enabled: true },
         }
     }
 }
@@ -122,6 +131,7 @@ const KNOWN: &[(&str, Kind)] = &[
     ("thread.enabled", Kind::Bool),
     ("thread.dir", Kind::Text),
     ("thread.role", Kind::Name),
+    ("stats.enabled", Kind::Bool),
 ];
 
 /// The dotted names of every key that can be set.
@@ -177,22 +187,44 @@ impl Config {
                 Err(e) => warnings.push(format!("config.json: {e}; using the default")),
             }
         }
+        for key in self.unknown_keys() {
+            warnings.push(format!("config.json: unknown key \"{key}\" is ignored"));
+        }
         (s, warnings)
     }
 
-    /// The effective configuration: the defaults, overlaid with the file (unknown keys kept).
+    /// The configuration in effect: every known key, with the file's value where that is
+    /// valid and the default where the file has none or a value [`Config::settings`] warns
+    /// about. Keys tinylingo does not know are left out: nothing uses them (they stay in the
+    /// file, and `config` warns about them).
     pub fn effective(&self) -> Value {
         let mut merged = defaults_json();
-        overlay(&mut merged, &Value::Object(self.raw.clone()));
+        for (key, kind) in KNOWN {
+            if let Some(value) = lookup(&self.raw, key).filter(|v| check(key, *kind, v).is_ok()) {
+                let mut at = &mut merged;
+                for part in key.split('.') {
+                    at = &mut at[part];
+                }
+                *at = value.clone();
+            }
+        }
         merged
     }
 
-    /// One value of the effective configuration, by dotted path.
+    /// The keys in the file that tinylingo does not know (dotted; for a warning).
+    pub fn unknown_keys(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        collect_unknown(&self.raw, "", &mut found);
+        found
+    }
+
+    /// One value of the configuration in effect, by dotted path: a setting, or a group of
+    /// them (`smart`). Anything else is an unknown key (exit 2, as for `config <key> <value>`).
     pub fn get(&self, key: &str) -> Result<Value> {
         let effective = self.effective();
         let mut at = &effective;
         for part in key.split('.') {
-            at = at.get(part).ok_or_else(|| unknown_key(key, false))?;
+            at = at.get(part).ok_or_else(|| unknown_key(key))?;
         }
         Ok(at.clone())
     }
@@ -200,7 +232,7 @@ impl Config {
     /// Sets a known key from its command-line text: `true`/`false` are booleans, numbers are
     /// numbers, anything else is text (text keys take the words as given).
     pub fn set(&mut self, key: &str, text: &str) -> Result<()> {
-        let kind = kind_of(key).ok_or_else(|| unknown_key(key, true))?;
+        let kind = kind_of(key).ok_or_else(|| unknown_key(key))?;
         let value = match kind {
             Kind::Text | Kind::Name | Kind::Url | Kind::Template | Kind::Choice(_) => {
                 Value::String(text.into())
@@ -318,6 +350,7 @@ fn apply(s: &mut Settings, key: &str, v: &Value) {
         "thread.enabled" => s.thread.enabled = v.as_bool().unwrap_or_default(),
         "thread.dir" => s.thread.dir = text(),
         "thread.role" => s.thread.role = text(),
+        "stats.enabled" => s.stats.enabled = v.as_bool().unwrap_or_default(),
         _ => {}
     }
 }
@@ -346,23 +379,26 @@ fn defaults_json() -> Value {
             "dir": d.thread.dir,
             "role": d.thread.role,
         },
+        "stats": {
+            "enabled": d.stats.enabled,
+        },
     })
 }
 
-/// Deep merge: objects merge key by key, anything else in `top` replaces what is below.
-fn overlay(base: &mut Value, top: &Value) {
-    match (base, top) {
-        (Value::Object(b), Value::Object(t)) => {
-            for (k, v) in t {
-                match b.get_mut(k) {
-                    Some(slot) => overlay(slot, v),
-                    None => {
-                        b.insert(k.clone(), v.clone());
-                    }
-                }
-            }
+/// The dotted keys under `map` (at `prefix`) that are neither a known key nor a group of them.
+fn collect_unknown(map: &Map<String, Value>, prefix: &str, found: &mut Vec<String>) {
+    for (k, v) in map {
+        let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        let group = format!("{key}.");
+        if kind_of(&key).is_some() {
+            continue;
         }
-        (b, t) => *b = t.clone(),
+        match v {
+            Value::Object(inner) if known_keys().any(|known| known.starts_with(&group)) => {
+                collect_unknown(inner, &key, found)
+            }
+            _ => found.push(key),
+        }
     }
 }
 
@@ -378,15 +414,9 @@ fn lookup<'a>(raw: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     }
 }
 
-fn unknown_key(key: &str, for_set: bool) -> Error {
+fn unknown_key(key: &str) -> Error {
     let list = known_keys().collect::<Vec<_>>().join(", ");
-    let problem = format!("unknown config key \"{key}\"");
-    let hint = Some(format!("known keys: {list}"));
-    if for_set {
-        Error::bad_input(problem, hint)
-    } else {
-        Error::NotFound { problem, hint }
-    }
+    Error::bad_input(format!("unknown config key \"{key}\""), Some(format!("known keys: {list}")))
 }
 
 fn example(kind: Kind) -> &'static str {
@@ -438,7 +468,9 @@ mod tests {
         assert_eq!(v["smart"]["fuzzyThreshold"], 0.35);
         assert_eq!(v["smart"]["model"], "123");
         let (s, warnings) = c.settings();
-        assert!(warnings.is_empty());
+        // Keys we do not know are kept in the file, and named as ignored.
+        assert_eq!(c.unknown_keys(), ["mine", "smart.x"]);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert!(s.smart.enabled);
         assert_eq!(s.smart.fuzzy_threshold, 0.35);
     }

@@ -278,7 +278,12 @@ pub fn json_error(path: &Path, bytes: &[u8], e: &serde_json::Error, expected: &s
         None => msg,
     };
     let problem = match e.classify() {
-        serde_json::error::Category::Data => format!("{detail} (expected {expected})"),
+        // serde's own words for a wrong shape ("invalid type: …") need the shape we expected;
+        // our own checks (a repeated term) say it all.
+        serde_json::error::Category::Data if detail.starts_with("invalid ") => {
+            format!("{detail} (expected {expected})")
+        }
+        serde_json::error::Category::Data => detail.clone(),
         _ => format!("not valid JSON: {detail}"),
     };
     let mut line = (e.line() > 0).then_some(e.line());

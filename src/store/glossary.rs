@@ -55,13 +55,83 @@ impl Glossary<'static> {
     /// holds no entry that could be lost. Anything else that is not a flat object of strings
     /// is refused, so that we never rewrite, and lose, what we did not understand.
     pub fn parse(path: &Path, bytes: &[u8]) -> Result<Glossary<'static>> {
+        // Editors on Windows save UTF-8 with a byte-order mark; JSON forbids it, but the text
+        // after it is the user's glossary all the same. (`save` writes the file without one.)
+        let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Glossary::default());
         }
-        // A `Cow` is always deserialised owned, so this is the glossary's own map, built once.
-        let entries: Entries<'static> =
-            serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e, SHAPE))?;
+        let Unique(entries) = serde_json::from_slice(bytes).map_err(|e| {
+            let mut error = json_error(path, bytes, &e, SHAPE);
+            if let Error::BadFile { line: Some(line), problem, .. } = &mut error {
+                *line = repeated_key_line(bytes, problem, *line);
+            }
+            error
+        })?;
         Ok(Glossary { entries })
+    }
+}
+
+/// For a repeated term, the line of its second key rather than where serde noticed (after
+/// the value): the line a person has to delete. Other errors keep their line.
+fn repeated_key_line(bytes: &[u8], problem: &str, line: usize) -> usize {
+    let Some(term) =
+        problem.strip_prefix("the term ").and_then(|p| p.split(" appears twice").next())
+    else {
+        return line;
+    };
+    // `term` is quoted as the message quotes it, which is how a JSON writer writes a plain key.
+    let end = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(line - 1)
+        .map_or(bytes.len(), |(i, _)| i);
+    let needle = term.as_bytes();
+    match bytes[..end].windows(needle.len()).rposition(|w| w == needle) {
+        Some(at) => 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count(),
+        None => line,
+    }
+}
+
+/// The UTF-8 byte-order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The glossary's entries, refusing a term that appears twice. serde's map keeps the last
+/// value silently, and the next write would then drop the first without anyone noticing: a
+/// hand edit that repeats a term is an error to show, with its line.
+struct Unique(Entries<'static>);
+
+impl<'de> serde::Deserialize<'de> for Unique {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Unique, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Unique;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(SHAPE)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Unique, A::Error> {
+                let mut entries = Entries::with_capacity_and_hasher(
+                    map.size_hint().unwrap_or(0),
+                    Default::default(),
+                );
+                // A `Cow` is always deserialised owned: this is the glossary's own map.
+                while let Some(term) = map.next_key::<Cow<'static, str>>()? {
+                    let explanation = map.next_value::<Cow<'static, str>>()?;
+                    if entries.contains_key(&term) {
+                        return Err(serde::de::Error::custom(format!(
+                            "the term \"{term}\" appears twice; keep one of its entries"
+                        )));
+                    }
+                    entries.insert(term, explanation);
+                }
+                Ok(Unique(entries))
+            }
+        }
+        d.deserialize_map(Visitor)
     }
 }
 
@@ -75,6 +145,17 @@ impl<'a> Glossary<'a> {
     /// repeated key in a JSON object does).
     pub fn insert(&mut self, term: &'a str, explanation: &'a str) {
         self.entries.insert(Cow::Borrowed(term), Cow::Borrowed(explanation));
+    }
+
+    /// Adds an entry, or replaces the explanation of its term where it stands, copying both.
+    pub fn insert_owned(&mut self, term: &str, explanation: &str) {
+        match self.entries.get_mut(term) {
+            Some(current) => *current = Cow::Owned(explanation.to_string()),
+            None => {
+                self.entries
+                    .insert(Cow::Owned(term.to_string()), Cow::Owned(explanation.to_string()));
+            }
+        }
     }
 
     /// The file's text, exactly as the original tool writes it: `JSON.stringify(g, null, 2)`

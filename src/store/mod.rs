@@ -75,6 +75,18 @@ impl Store {
     pub fn debug_log_path(&self) -> PathBuf {
         self.dir.join("debug.log")
     }
+    /// Pending `remove --search` confirmation codes (see [`crate::removal`]).
+    pub fn removals_path(&self) -> PathBuf {
+        self.dir.join(REMOVALS_FILE)
+    }
+    /// The hook's usage log: one line per prompt that hit (see [`crate::usage`]).
+    pub fn usage_log_path(&self) -> PathBuf {
+        self.dir.join("usage.log")
+    }
+    /// The usage log's compacted counts (see [`crate::usage`]).
+    pub fn usage_path(&self) -> PathBuf {
+        self.dir.join(USAGE_FILE)
+    }
     /// What the assistants' hook registrations point at.
     pub fn scripts_dir(&self) -> PathBuf {
         self.dir.join("scripts")
@@ -119,11 +131,13 @@ const GLOSSARY_FILE: &str = "glossary.json";
 const CONFIG_FILE: &str = "config.json";
 const INDEX_FILE: &str = "glossary.index";
 const INSTALLED_FILE: &str = "installed.json";
+const REMOVALS_FILE: &str = "removals.json";
+const USAGE_FILE: &str = "usage.json";
 
 /// Whether `name` is a temporary file of a writer of `glossary.json`, `glossary.index` or
 /// `config.json`.
 fn is_locked_writers_temp(name: &str) -> bool {
-    [GLOSSARY_FILE, INDEX_FILE, CONFIG_FILE, INSTALLED_FILE]
+    [GLOSSARY_FILE, INDEX_FILE, CONFIG_FILE, INSTALLED_FILE, REMOVALS_FILE, USAGE_FILE]
         .iter()
         .any(|file| files::is_temp_name_of(name, file))
 }

@@ -7,6 +7,7 @@ Prints one line per check, `ok NAME` or `FAIL NAME: why`; exit 1 when one failed
 """
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -19,7 +20,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 BIN = os.environ["TINYLINGO_BIN"]
-TOOLS = ["record", "list", "match", "remove", "thread_show"]
+TOOLS = ["record", "list", "search", "match", "remove", "stats", "thread_show"]
 
 
 def env_for(home):
@@ -33,6 +34,11 @@ def server(home):
     return StdioServerParameters(command=BIN, args=["mcp"], env=env_for(home), cwd=home)
 
 
+def listed(home):
+    """The glossary as the CLI lists it, term → explanation."""
+    return {e["term"]: e["explanation"] for e in json.loads(cli(home, "list", "--json").stdout)}
+
+
 def cli(home, *args):
     out = subprocess.run([BIN, *args], env=env_for(home), capture_output=True, text=True, cwd=home)
     return out
@@ -43,18 +49,22 @@ class Session:
 
     def __init__(self, home):
         self.home = home
+        self._cm = self._connect()
+
+    @contextlib.asynccontextmanager
+    async def _connect(self):
+        # The SDK's own nesting: entered and left by hand, a failing check hangs on exit.
+        async with stdio_client(server(self.home)) as (read, write):
+            async with ClientSession(read, write) as session:
+                self._session = session
+                self.init = await session.initialize()
+                yield self
 
     async def __aenter__(self):
-        self._client = stdio_client(server(self.home))
-        read, write = await self._client.__aenter__()
-        self._session = ClientSession(read, write)
-        await self._session.__aenter__()
-        self.init = await self._session.initialize()
-        return self
+        return await self._cm.__aenter__()
 
     async def __aexit__(self, *exc):
-        await self._session.__aexit__(*exc)
-        await self._client.__aexit__(*exc)
+        return await self._cm.__aexit__(*exc)
 
     async def call(self, tool, args):
         """(is_error, text) of a tool call."""
@@ -90,6 +100,16 @@ async def every_tool(home):
         a = await s.ok("match", {"message": "联调怎么开"})
         assert [e["term"] for e in a["exact"]] == ["联调"], a
         assert "USE_SOURCE" in a["injection"], a
+        a = await s.ok("search", {"query": "use_source"})
+        assert a["matches"] == 1 and a["entries"][0]["term"] == "联调", a
+        a = await s.ok("stats", {})
+        assert a["terms"] == 1 and a["per_term"][0]["term"] == "联调", a
+        a = await s.ok("remove", {"search": "USE_SOURCE"})
+        assert a["removed"] == [] and a["would_remove"] == 1 and a["code"], a
+        assert "联调" in listed(home)
+        a = await s.ok("remove", {"confirm": a["code"]})
+        assert a["removed"] == ["联调"], a
+        await s.ok("record", {"term": "联调", "explanation": "USE_SOURCE in localConfig.cmake"})
         a = await s.ok("thread_show", {"last": 3})
         assert a["entries"] == [] and a["journal"] == "off", a
         a = await s.ok("remove", {"terms": ["联调"]})
@@ -103,7 +123,7 @@ async def bad_arguments(home):
             ("record", {"term": "a"}, "missing field `explanation`"),
             ("record", {"term": 5, "explanation": "b"}, "invalid type: integer `5`"),
             ("list", {"limit": "ten"}, "invalid type"),
-            ("remove", {}, "missing field `terms`"),
+            ("remove", {}, "give exactly one of terms"),
         ]:
             error, text = await s.call(tool, args)
             assert error, (tool, args, text)
@@ -132,8 +152,8 @@ async def two_servers_at_once(home):
             for i in range(25):
                 await s.ok("record", {"term": f"{name}{i}", "explanation": "e"})
         await asyncio.gather(writes(a, "a"), writes(b, "b"))
-    listed = json.loads(cli(home, "list", "--json").stdout)
-    assert len(listed) == 50, len(listed)
+    glossary = listed(home)
+    assert len(glossary) == 50, len(glossary)
 
 
 async def disconnect_mid_call(home):
@@ -143,8 +163,8 @@ async def disconnect_mid_call(home):
         task = asyncio.ensure_future(s.call("record", {"term": "late", "explanation": "2"}))
         await asyncio.sleep(0)
         task.cancel()
-    listed = json.loads(cli(home, "list", "--json").stdout)
-    assert listed.get("kept") == "1" and listed.get("late", "2") == "2", listed
+    glossary = listed(home)
+    assert glossary.get("kept") == "1" and glossary.get("late", "2") == "2", glossary
     # No server is left behind.
     left = subprocess.run(["pgrep", "-f", f"{BIN} mcp"], capture_output=True, text=True).stdout
     assert not any(pid.strip() for pid in left.splitlines() if _home_of(pid.strip()) == home), left
@@ -172,6 +192,9 @@ def main():
             print(f"ok {check.__name__}")
         except BaseException as e:  # noqa: BLE001 - every failure is reported the same way
             failed += 1
+            # The SDK's task groups wrap the failure: show the innermost one.
+            while isinstance(e, BaseExceptionGroup) and e.exceptions:
+                e = e.exceptions[0]
             why = "".join(traceback.format_exception_only(type(e), e)).strip()
             print(f"FAIL {check.__name__}: {why}")
             traceback.print_exc(file=sys.stderr)
