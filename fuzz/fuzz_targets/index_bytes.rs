@@ -78,6 +78,10 @@ fn exercise<'a>(data: &'a ArchivedIndexData, prompt: &str) -> Vec<&'a str> {
     let hay = prompt.as_bytes();
     let found = data.automaton.find_all(hay);
     assert!(found.windows(2).all(|w| w[0].0 < w[1].0), "ids not sorted and unique");
+    // Whole words (`matching::find` takes this path when the flag reads true).
+    let words = data.automaton.find_words(hay, &mut |value, end| (value ^ end as u32) & 1 == 0);
+    assert!(words.windows(2).all(|w| w[0].0 < w[1].0), "ids not sorted and unique");
+    let _ = (data.automaton.whole_words(), data.fuzzy.whole_words, s.matching.word_boundary);
     let engines = Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries };
     let mut exact = Vec::new();
     for threshold in [0.2, 0.0] {
@@ -140,8 +144,12 @@ fuzz_target!(|input: &[u8]| {
                 assert!(ix.fallback_reason.is_some(), "a file of fuzzer bytes was used as is");
             }
             // The hook's own path over the (possibly damaged) index, sessions included.
-            let event =
-                Event { prompt: PROMPT.to_string(), session: Some("fuzz".into()), model: None, cwd: None };
+            let event = Event {
+                prompt: PROMPT.to_string(),
+                session: Some("fuzz".into()),
+                model: None,
+                cwd: None,
+            };
             for p in Platform::ALL {
                 let (out, _) = tinylingo::hook::respond(store, p, data, &event);
                 check_output(p.name(), out.as_deref());

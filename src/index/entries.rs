@@ -132,6 +132,10 @@ impl TermSource for ArchivedEntries {
         let r = self.record_at(value as usize)?;
         r.verified().then_some((r.id, r.term, r.explanation))
     }
+    fn reported_term(&self, value: u32) -> Option<(u32, &str)> {
+        let r = self.record_at(value as usize)?;
+        Some((r.id, r.term))
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@ use std::path::Path;
 /// Bumped whenever the archived layout changes; an index of another version is rebuilt.
 /// 5: the settings carry the resolved `language`.
 /// 6: the settings carry the thread journal's (`thread.enabled`, `thread.dir`, `thread.role`).
-/// 7: the settings carry `stats.enabled` (the usage log).
-pub const FORMAT_VERSION: u32 = 7;
+/// 7: `matching.wordBoundary`, in the settings and in the automaton and prefilter it shapes.
+/// 8: the settings carry `stats.enabled` (the usage log).
+pub const FORMAT_VERSION: u32 = 8;
 /// The archive starts here; a multiple of 16 so the mapped archive is aligned for rkyv.
 pub const HEADER_LEN: usize = 128;
 

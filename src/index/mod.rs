@@ -68,7 +68,7 @@ pub fn build(glossary: &Glossary, settings: &Settings) -> IndexData {
     // The three parts are independent; at 100k terms each takes tens of milliseconds, and
     // `record` has a budget of 250 ms, so small glossaries are built on one thread and large
     // ones spread over the cores.
-    let (entries, mut automaton, fuzzy) = if pairs.len() < PARALLEL_BUILD_FROM {
+    let (entries, mut automaton, mut fuzzy) = if pairs.len() < PARALLEL_BUILD_FROM {
         (Entries::build(&pairs), build_automaton(&pairs), FuzzyIndex::build(pairs.as_slice()))
     } else {
         std::thread::scope(|s| {
@@ -80,6 +80,11 @@ pub fn build(glossary: &Glossary, settings: &Settings) -> IndexData {
     };
     // A hit leads straight to its entry's record (see `Entries`).
     automaton.map_ids(entries.record_starts());
+    // The engines follow `matching.wordBoundary` themselves: the hook searches them without
+    // looking at the settings.
+    let whole_words = settings.matching.word_boundary;
+    automaton.set_whole_words(whole_words);
+    fuzzy.whole_words = whole_words;
     IndexData { settings: settings.clone(), entries, automaton, fuzzy }
 }
 

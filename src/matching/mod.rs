@@ -2,6 +2,7 @@
 //!
 //! * [`automaton`]: exact substring hits through an Aho-Corasick automaton stored as flat
 //!   integer tables, searched in place inside the mapped index.
+//! * [`boundary`]: the opt-in whole-word rule (`matching.wordBoundary`) for ASCII terms.
 //! * [`fuzzy`]: the bigram-Jaccard prefilter that proposes candidates for smart matching.
 //! * [`llm`]: the call that asks a local model which candidates are really relevant.
 //!
@@ -9,8 +10,11 @@
 //! id order is glossary order.
 
 pub mod automaton;
+pub mod boundary;
 pub mod fuzzy;
 pub mod llm;
+#[cfg(test)]
+mod tests;
 
 /// Read access to the terms and explanations of a glossary by id (glossary order).
 ///
@@ -39,6 +43,11 @@ pub trait TermSource {
     fn reported(&self, value: u32) -> Option<(u32, &str, &str)> {
         let (term, explanation) = self.verified(value)?;
         Some((value, term, explanation))
+    }
+    /// The id and term an automaton hit reports, not verified: for a whole-word search to
+    /// check an occurrence with, before [`TermSource::reported`] verifies what it keeps.
+    fn reported_term(&self, value: u32) -> Option<(u32, &str)> {
+        Some((value, self.term(value)?))
     }
 }
 
@@ -153,10 +162,18 @@ pub fn find<'a, T: TermSource + ?Sized>(
         Smart::CandidatesOnly { threshold } | Smart::Confirm { threshold, .. } => *threshold,
     };
     let started = Instant::now();
-    let exact_ids: Vec<u32> = outcome.exact.iter().map(|e| e.id).collect();
+    // Left out of the candidates: the exact hits, and with whole words, the terms other than
+    // ASCII ones that the prompt holds only inside longer words (what the setting rules out
+    // is no evidence for them; the prefilter deals with ASCII terms word by word itself, see
+    // `fuzzy`).
+    let mut left_out: Vec<u32> = outcome.exact.iter().map(|e| e.id).collect();
+    if engines.automaton.whole_words() {
+        left_out.extend(inside_words_only(engines, message, &left_out));
+        left_out.sort_unstable();
+    }
     outcome.candidates = engines
         .fuzzy
-        .candidates(engines.entries, message, threshold, &exact_ids)
+        .candidates(engines.entries, message, threshold, &left_out)
         .into_iter()
         .filter_map(|c| {
             let (term, explanation) = engines.entries.verified(c.id)?;
@@ -189,15 +206,25 @@ pub fn find<'a, T: TermSource + ?Sized>(
 }
 
 /// Exact hits in glossary order. Each hit the automaton reports is checked against the
-/// message, so a damaged table can miss a term but never invent one.
+/// message, so a damaged table can miss a term but never invent one. With whole words (the
+/// automaton says so, see [`boundary`]) only whole-word occurrences count.
 fn exact_hits<'a, T: TermSource + ?Sized>(
     engines: &Engines<'a, T>,
     message: &str,
 ) -> Vec<Entry<'a>> {
     let hay = message.as_bytes();
-    engines
-        .automaton
-        .find_all(hay)
+    let automaton = engines.automaton;
+    let found = if automaton.whole_words() {
+        automaton.find_words(hay, &mut |value, end| {
+            engines
+                .entries
+                .reported_term(value)
+                .is_some_and(|(_, term)| boundary::whole_word_at(hay, end, term.as_bytes()))
+        })
+    } else {
+        automaton.find_all(hay)
+    };
+    found
         .into_iter()
         .filter_map(|(value, end)| {
             let (id, term, explanation) = engines.entries.reported(value)?;
@@ -208,5 +235,23 @@ fn exact_hits<'a, T: TermSource + ?Sized>(
                 explanation,
             })
         })
+        .collect()
+}
+
+/// The terms other than fuzzy's ASCII ones that occur in `message` but are not whole-word hits
+/// (`hits`, sorted): all the message has of them is inside longer words. A second search,
+/// for substrings this time; it runs only with whole words and smart matching both on.
+fn inside_words_only<T: TermSource + ?Sized>(
+    engines: &Engines<'_, T>,
+    message: &str,
+    hits: &[u32],
+) -> Vec<u32> {
+    engines
+        .automaton
+        .find_all(message.as_bytes())
+        .into_iter()
+        .filter_map(|(value, _)| engines.entries.reported_term(value))
+        .filter(|&(id, term)| hits.binary_search(&id).is_err() && !fuzzy::is_ascii_term(term))
+        .map(|(id, _)| id)
         .collect()
 }

@@ -30,6 +30,7 @@ pub struct Settings {
     pub inject: InjectSettings,
     pub thread: ThreadSettings,
     pub stats: StatsSettings,
+    pub matching: MatchingSettings,
 }
 
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
@@ -70,6 +71,16 @@ pub struct StatsSettings {
     pub enabled: bool,
 }
 
+/// How terms are matched (see [`crate::matching::boundary`]).
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
+pub struct MatchingSettings {
+    /// `matching.wordBoundary`: a term whose end is an ASCII letter, digit or `_` hits only
+    /// where that end is not continued by another (`loo` no longer hits in `look`). Off by
+    /// default: exact matching is then a plain substring search. The index is built for it
+    /// (its automaton and prefilter carry it), so the hook never reads it from here.
+    pub word_boundary: bool,
+}
+
 impl Default for Settings {
     /// The defaults; `language` is `auto`, resolved from this process's locale.
     fn default() -> Settings {
@@ -88,6 +99,7 @@ impl Default for Settings {
             inject: InjectSettings { max_chars: 4000, dedupe: false, repeat_after: 20 },
             thread: ThreadSettings { enabled: false, dir: String::new(), role: "Developer".into() },
             stats: StatsSettings { enabled: true },
+            matching: MatchingSettings { word_boundary: false },
         }
     }
 }
@@ -132,6 +144,7 @@ const KNOWN: &[(&str, Kind)] = &[
     ("thread.dir", Kind::Text),
     ("thread.role", Kind::Name),
     ("stats.enabled", Kind::Bool),
+    ("matching.wordBoundary", Kind::Bool),
 ];
 
 /// The dotted names of every key that can be set.
@@ -351,6 +364,7 @@ fn apply(s: &mut Settings, key: &str, v: &Value) {
         "thread.dir" => s.thread.dir = text(),
         "thread.role" => s.thread.role = text(),
         "stats.enabled" => s.stats.enabled = v.as_bool().unwrap_or_default(),
+        "matching.wordBoundary" => s.matching.word_boundary = v.as_bool().unwrap_or_default(),
         _ => {}
     }
 }
@@ -381,6 +395,9 @@ fn defaults_json() -> Value {
         },
         "stats": {
             "enabled": d.stats.enabled,
+        },
+        "matching": {
+            "wordBoundary": d.matching.word_boundary,
         },
     })
 }

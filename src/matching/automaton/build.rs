@@ -583,6 +583,7 @@ impl Builder {
             num_terms,
             max_len,
             used: [0; 4],
+            whole_words: false,
         }
     }
 }

@@ -41,6 +41,8 @@
 //!   others are listed here (sorted by that id) and added to the result next to it.
 //! * `used`: the bytes that occur in some term, one bit each. No state has a child on any
 //!   other byte, so such a byte ends every failure chain at the root.
+//! * `whole_words`: the index was built with `matching.wordBoundary` on, so its hits are to be
+//!   searched with [`ArchivedAutomaton::find_words`] (the tables are the same either way).
 //!
 //! The build places the states of the first six bytes (two CJK characters) breadth-first, so
 //! the shallow states that nearly every prompt byte visits sit together at the front of the
@@ -80,6 +82,8 @@ pub struct Automaton {
     pub(super) max_len: u32,
     /// Bit `c % 64` of word `c / 64` is set when byte `c` occurs in some term.
     pub(super) used: [u64; 4],
+    /// Hits count only as whole words (`matching.wordBoundary`), see [`crate::matching::boundary`].
+    pub(super) whole_words: bool,
 }
 
 impl Automaton {
@@ -91,6 +95,12 @@ impl Automaton {
     /// Number of slots in the double array (states plus the few empty slots).
     pub fn num_slots(&self) -> usize {
         self.units.len()
+    }
+
+    /// Marks the automaton as searched for whole words only (`matching.wordBoundary`): the
+    /// index follows the setting, so the hook reads it from the automaton it searches.
+    pub fn set_whole_words(&mut self, on: bool) {
+        self.whole_words = on;
     }
 
     /// Makes the automaton report `value[id]` instead of each term id `id`. The values must
@@ -115,5 +125,10 @@ impl ArchivedAutomaton {
     /// Number of terms the automaton was built over (ids are below this, unless damaged).
     pub fn num_terms(&self) -> u32 {
         self.num_terms.to_native()
+    }
+
+    /// Whether hits count only as whole words; see [`Automaton::set_whole_words`].
+    pub fn whole_words(&self) -> bool {
+        self.whole_words
     }
 }

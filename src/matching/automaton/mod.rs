@@ -13,7 +13,8 @@
 //! * `build`: [`Automaton::build`], from terms to tables: sorting the keys, placing the states
 //!   in the double array, computing the failure and output links.
 //! * `search`: [`ArchivedAutomaton::find_all`], the search in place over the archived tables,
-//!   and how it stays safe on damaged ones.
+//!   and how it stays safe on damaged ones; [`ArchivedAutomaton::find_words`], the same search
+//!   for whole words (`matching.wordBoundary`), which differs only in how hits are reported.
 
 mod build;
 mod layout;

@@ -4,6 +4,7 @@
 use super::layout::{BASE_SHIFT, FAIL_SHIFT, FLAG_OUT, NONE};
 use super::search::{Noted, Seen, LANES, MIN_LANE_BYTES};
 use super::*;
+use crate::matching::boundary::{whole_word_at, word_hits};
 use aho_corasick::{AhoCorasick, MatchKind};
 use proptest::prelude::*;
 
@@ -29,6 +30,103 @@ fn find(terms: &[&str], haystack: &str) -> Vec<(u32, usize)> {
 
 fn ids(terms: &[&str], haystack: &str) -> Vec<u32> {
     find(terms, haystack).into_iter().map(|(id, _)| id).collect()
+}
+
+/// [`ArchivedAutomaton::find_words`] with the rule of `matching::boundary` as its check, as
+/// `matching::find` calls it; checks every pair is a whole-word occurrence.
+fn find_words_in(arch: &ArchivedAutomaton, terms: &[&[u8]], hay: &[u8]) -> Vec<(u32, usize)> {
+    let hits = arch.find_words(hay, &mut |id, end| whole_word_at(hay, end, terms[id as usize]));
+    for &(id, end) in &hits {
+        assert!(whole_word_at(hay, end, terms[id as usize]), "{id} at {end}");
+    }
+    hits
+}
+
+fn word_ids(terms: &[&str], haystack: &str) -> Vec<u32> {
+    let t: Vec<&[u8]> = terms.iter().map(|s| s.as_bytes()).collect();
+    let bytes = archive(&Automaton::build(&t));
+    let got: Vec<u32> = find_words_in(access(&bytes), &t, haystack.as_bytes())
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(got, word_hits(&t, haystack.as_bytes()), "definition, in {haystack:?}");
+    got
+}
+
+#[test]
+fn whole_words_loo_is_not_in_look() {
+    assert_eq!(word_ids(&["loo"], "look here"), Vec::<u32>::new());
+    assert_eq!(word_ids(&["loo"], "the loo"), [0]);
+    // Refused inside a word first, found whole later: not hidden by the first sighting.
+    assert_eq!(word_ids(&["loo"], "look at the loo, looking"), [0]);
+    assert_eq!(find_words_in_one(&["loo"], "look at the loo, looking"), [(0, 15)]);
+    // Substring search is unchanged.
+    assert_eq!(ids(&["loo"], "look here"), [0]);
+}
+
+fn find_words_in_one(terms: &[&str], haystack: &str) -> Vec<(u32, usize)> {
+    let t: Vec<&[u8]> = terms.iter().map(|s| s.as_bytes()).collect();
+    let bytes = archive(&Automaton::build(&t));
+    find_words_in(access(&bytes), &t, haystack.as_bytes())
+}
+
+#[test]
+fn whole_words_inside_words_and_underscores() {
+    assert_eq!(word_ids(&["api"], "a rapid test"), Vec::<u32>::new());
+    // `_` is a word char: `api_key` is one word, and `api` is not in it as a word.
+    assert_eq!(word_ids(&["api"], "set api_key"), Vec::<u32>::new());
+    assert_eq!(word_ids(&["api_key", "api"], "set api_key"), [0]);
+    assert_eq!(word_ids(&["api"], "api-key, (api), api."), [0]);
+}
+
+#[test]
+fn whole_words_at_start_and_end_of_text() {
+    assert_eq!(word_ids(&["go"], "go"), [0]);
+    assert_eq!(word_ids(&["go"], "go now"), [0]);
+    assert_eq!(word_ids(&["go"], "let go"), [0]);
+    assert_eq!(word_ids(&["go"], "gopher ergo"), Vec::<u32>::new());
+    assert_eq!(word_ids(&["go"], ""), Vec::<u32>::new());
+}
+
+#[test]
+fn whole_words_punctuation_and_cjk_neighbours() {
+    let terms = ["API", "智能", "C++", ".env", "Vue组件"];
+    assert_eq!(word_ids(&terms, "调用API接口"), [0]);
+    assert_eq!(word_ids(&terms, "这是智能抠图"), [1]);
+    assert_eq!(word_ids(&terms, "C++17 and config.env"), [2, 3]);
+    assert_eq!(word_ids(&terms, "ObjC++ and a .envrc"), Vec::<u32>::new());
+    assert_eq!(word_ids(&terms, "一个Vue组件库, xVue组件"), [4]);
+    assert_eq!(word_ids(&terms, "xVue组件"), Vec::<u32>::new());
+    assert_eq!(word_ids(&terms, "\"API\"; 'API'"), [0]);
+}
+
+#[test]
+fn whole_words_overlapping_terms() {
+    // The longer term is the whole word; its suffix and prefix are not.
+    let terms = ["lookup", "look", "up", "kup"];
+    assert_eq!(word_ids(&terms, "a lookup table"), [0]);
+    assert_eq!(word_ids(&terms, "look up"), [1, 2]);
+    // Both on one output chain at the same end: the long one whole, the suffix not.
+    let terms = ["key", "api key", "y"];
+    assert_eq!(word_ids(&terms, "the api key"), [0, 1]);
+    assert_eq!(word_ids(&terms, "rapi keys"), Vec::<u32>::new());
+    // Duplicates share a state and are accepted together.
+    assert_eq!(word_ids(&["ab", "ab", "xab"], "xab ab"), [0, 1, 2]);
+    assert_eq!(word_ids(&["ab", "ab", "xab"], "xab"), [2]);
+}
+
+#[test]
+fn whole_words_in_lanes() {
+    // Long haystacks are searched in overlapping windows; the rule holds at their edges.
+    let terms = ["abcdefghij", "j", "ij"];
+    for at in 1..=389 {
+        let mut hay = "x".repeat(400);
+        hay.replace_range(at - 1..at + 11, " abcdefghij ");
+        assert_eq!(word_ids(&terms, &hay), [0], "at {at}");
+        let mut hay = "x".repeat(400);
+        hay.replace_range(at..at + 10, "abcdefghij");
+        assert_eq!(word_ids(&terms, &hay), Vec::<u32>::new(), "at {at}");
+    }
 }
 
 #[test]
@@ -231,6 +329,15 @@ fn text(max: usize) -> impl Strategy<Value = String> {
         .prop_map(|cs| cs.into_iter().collect())
 }
 
+/// Text for whole-word tests: word chars, a space, `_`, `+`, `.` and CJK.
+fn word_text(max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec!['a', 'b', 'A', '1', '_', ' ', '+', '.', '智']),
+        0..max,
+    )
+    .prop_map(|cs| cs.into_iter().collect())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -264,6 +371,24 @@ proptest! {
         }
     }
 
+    /// Whole words against the definition, over an alphabet of word chars, boundaries (ASCII
+    /// and CJK) and non-word ASCII, so that terms start and end with either.
+    #[test]
+    fn whole_words_match_the_definition(
+        terms in prop::collection::vec(word_text(5), 0..40),
+        haystacks in prop::collection::vec(prop_oneof![word_text(30), word_text(400)], 1..5),
+    ) {
+        let t: Vec<&[u8]> = terms.iter().map(|s| s.as_bytes()).collect();
+        let bytes = archive(&Automaton::build(&t));
+        let arch = access(&bytes);
+        for hay in &haystacks {
+            let hay = hay.as_bytes();
+            let got: Vec<u32> =
+                find_words_in(arch, &t, hay).into_iter().map(|(id, _)| id).collect();
+            prop_assert_eq!(got, word_hits(&t, hay));
+        }
+    }
+
     /// Random bytes written over an archive that still passes validation must not make the
     /// search panic or run long.
     #[test]
@@ -281,8 +406,10 @@ proptest! {
         if let Ok(arch) = rkyv::access::<ArchivedAutomaton, rkyv::rancor::Error>(&bytes) {
             let start = std::time::Instant::now();
             let hits = arch.find_all(hay.as_bytes());
+            let words = arch.find_words(hay.as_bytes(), &mut |_, _| true);
             prop_assert!(start.elapsed() < std::time::Duration::from_secs(1));
             prop_assert!(hits.windows(2).all(|w| w[0].0 < w[1].0));
+            prop_assert!(words.windows(2).all(|w| w[0].0 < w[1].0));
         }
     }
 
@@ -306,9 +433,19 @@ proptest! {
         let dup_id = dup_of.iter().map(|d| d + 1).collect();
         let a = Automaton {
             units, out_rank, outs, dup_of, dup_id, num_terms: 50, max_len, used,
+            whole_words: false,
         };
         let bytes = archive(&a);
         let hits = access(&bytes).find_all(&hay);
         prop_assert!(hits.windows(2).all(|w| w[0].0 < w[1].0));
+        let mut calls = 0usize;
+        let hits = access(&bytes).find_words(&hay, &mut |id, _| {
+            calls += 1;
+            id % 2 == 0
+        });
+        prop_assert!(hits.windows(2).all(|w| w[0].0 < w[1].0));
+        prop_assert!(hits.iter().all(|&(id, _)| id % 2 == 0));
+        // Every note is checked at most once per chain state, chains capped at `max_len`.
+        prop_assert!(calls <= hay.len() * (max_len.min(60) as usize + 1));
     }
 }

@@ -246,6 +246,7 @@ impl FuzzyIndex {
             post_meta,
             singles,
             specials,
+            whole_words: false,
         }
     }
 }

@@ -100,4 +100,7 @@ pub struct FuzzyIndex {
     pub singles: Vec<u32>,
     /// Terms too long to post, scored directly on every query.
     pub specials: Vec<u32>,
+    /// `matching.wordBoundary`: a word that holds an ASCII term only inside longer words is no
+    /// evidence for it (see the module documentation of `fuzzy`).
+    pub whole_words: bool,
 }

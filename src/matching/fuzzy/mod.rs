@@ -11,6 +11,15 @@
 //! * any other term ("window term", e.g. CJK) of `L` chars is compared with the whole message
 //!   when that has at most `L + 2` chars, else with every window of `max(2, L) ..= L + 2` chars.
 //!
+//! With `matching.wordBoundary` on ([`FuzzyIndex::whole_words`]), evidence inside a longer
+//! word does not count: an ASCII term is not compared with a word that holds it, ignoring
+//! case, only inside longer words (by the rule of [`crate::matching::boundary`]: `api` is not
+//! compared with `rapid`, `apis` or `api_key`, but still with `API-key` and with `apl`).
+//! Other words are compared as before: a variant that does not contain the term (`colour` for
+//! `color`) is what fuzzy matching is for. (Other terms, compared with windows that cut through
+//! words anyway, are left to `matching::find`, which leaves out of the candidates those the
+//! prompt holds only inside longer words.)
+//!
 //! [`ArchivedFuzzyIndex::candidates`] returns the terms scoring at least the threshold (not
 //! exact hits), best first then by id, at most [`MAX_CANDIDATES`]: exactly what
 //! [`reference::candidates`] returns, scores bit for bit.
@@ -55,3 +64,9 @@ pub struct Candidate {
 
 /// Most candidates ever proposed for one prompt.
 pub const MAX_CANDIDATES: usize = 12;
+
+/// Whether `term` is scored as an ASCII term (against words, not windows): made only of
+/// `[A-Za-z0-9_.-]`.
+pub fn is_ascii_term(term: &str) -> bool {
+    term.chars().all(layout::is_word_char)
+}

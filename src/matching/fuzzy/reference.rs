@@ -5,6 +5,7 @@
 //! tests and the fuzz target compare the index with one and the same definition.
 
 use super::{Candidate, MAX_CANDIDATES};
+use crate::matching::boundary::only_inside_words;
 use crate::matching::TermSource;
 use std::collections::HashMap;
 
@@ -57,11 +58,21 @@ pub fn jaccard(a: &[char], b: &[char]) -> f64 {
 
 /// Score of `term` against `message`.
 pub fn score(term: &str, message: &str) -> f64 {
+    score_with(term, message, false)
+}
+
+/// Score of `term` against `message`; with `whole_words` (`matching.wordBoundary`), an ASCII
+/// term is not compared with a word that holds it only inside longer words.
+pub fn score_with(term: &str, message: &str, whole_words: bool) -> f64 {
     let mut best = 0.0;
     if term.chars().all(is_ascii_term_char) {
         let t: Vec<char> = term.to_ascii_lowercase().chars().collect();
         let msg: Vec<char> = message.chars().collect();
         for word in msg.split(|&c| !is_ascii_term_char(c)).filter(|w| !w.is_empty()) {
+            let text: String = word.iter().collect();
+            if whole_words && only_inside_words(text.as_bytes(), term.as_bytes()) {
+                continue;
+            }
             let w: Vec<char> = word.iter().map(|c| c.to_ascii_lowercase()).collect();
             if shared(&t, &w) < 2 {
                 continue;
@@ -98,13 +109,24 @@ pub fn candidates<T: TermSource + ?Sized>(
     threshold: f64,
     exact_hits: &[u32],
 ) -> Vec<Candidate> {
+    candidates_with(terms, message, threshold, exact_hits, false)
+}
+
+/// [`candidates`], scored with [`score_with`].
+pub fn candidates_with<T: TermSource + ?Sized>(
+    terms: &T,
+    message: &str,
+    threshold: f64,
+    exact_hits: &[u32],
+    whole_words: bool,
+) -> Vec<Candidate> {
     let mut out = Vec::new();
     for id in 0..terms.len() as u32 {
         if exact_hits.contains(&id) {
             continue;
         }
         let Some(term) = terms.term(id) else { continue };
-        let s = score(term, message);
+        let s = score_with(term, message, whole_words);
         if s >= threshold {
             out.push(Candidate { id, score: s });
         }

@@ -4,8 +4,11 @@
 use super::*;
 use proptest::prelude::*;
 
-fn archive(terms: &[(String, String)]) -> rkyv::util::AlignedVec {
-    rkyv::to_bytes::<rkyv::rancor::Error>(&FuzzyIndex::build(terms)).unwrap()
+/// The archived index, built for `matching.wordBoundary` on or off.
+fn archive_with(terms: &[(String, String)], whole_words: bool) -> rkyv::util::AlignedVec {
+    let mut ix = FuzzyIndex::build(terms);
+    ix.whole_words = whole_words;
+    rkyv::to_bytes::<rkyv::rancor::Error>(&ix).unwrap()
 }
 
 fn glossary(terms: &[&str]) -> Vec<(String, String)> {
@@ -19,7 +22,8 @@ fn cases(default: u32) -> ProptestConfig {
 }
 
 /// The archived index's candidates for `msg` equal the reference's, bit for bit, at every
-/// threshold, with `terms` as a glossary (empty explanations) and `hits` its exact hits.
+/// threshold, with `terms` as a glossary (empty explanations) and `hits` its exact hits;
+/// with whole words off and on.
 fn check_against_reference(
     terms: &[String],
     msg: &str,
@@ -27,25 +31,38 @@ fn check_against_reference(
     hits: impl Fn(u32) -> bool,
 ) -> Result<(), TestCaseError> {
     let g: Vec<(String, String)> = terms.iter().map(|t| (t.clone(), String::new())).collect();
-    let bytes = archive(&g);
-    let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
     let hits: Vec<u32> = (0..g.len() as u32).filter(|&i| hits(i)).collect();
     let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
-    for &threshold in thresholds {
-        let got = ix.candidates(g.as_slice(), msg, threshold, &hits);
-        let want = reference::candidates(g.as_slice(), msg, threshold, &hits);
-        prop_assert_eq!(bits(&got), bits(&want), "threshold {}", threshold);
+    for whole in [false, true] {
+        let bytes = archive_with(&g, whole);
+        let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
+        for &threshold in thresholds {
+            let got = ix.candidates(g.as_slice(), msg, threshold, &hits);
+            let want = reference::candidates_with(g.as_slice(), msg, threshold, &hits, whole);
+            prop_assert_eq!(bits(&got), bits(&want), "threshold {} whole {}", threshold, whole);
+        }
     }
     Ok(())
 }
 
 /// Index candidates, checked against the reference (ids, order, scores bit for bit).
 fn both(terms: &[&str], message: &str, threshold: f64, hits: &[u32]) -> Vec<Candidate> {
+    both_with(terms, message, threshold, hits, false)
+}
+
+/// [`both`], with whole words off or on.
+fn both_with(
+    terms: &[&str],
+    message: &str,
+    threshold: f64,
+    hits: &[u32],
+    whole: bool,
+) -> Vec<Candidate> {
     let g = glossary(terms);
-    let bytes = archive(&g);
+    let bytes = archive_with(&g, whole);
     let ix = rkyv::access::<ArchivedFuzzyIndex, rkyv::rancor::Error>(&bytes).unwrap();
     let got = ix.candidates(g.as_slice(), message, threshold, hits);
-    let want = reference::candidates(g.as_slice(), message, threshold, hits);
+    let want = reference::candidates_with(g.as_slice(), message, threshold, hits, whole);
     let bits = |v: &[Candidate]| v.iter().map(|c| (c.id, c.score.to_bits())).collect::<Vec<_>>();
     assert_eq!(bits(&got), bits(&want), "message {message:?} threshold {threshold}");
     got
@@ -53,6 +70,28 @@ fn both(terms: &[&str], message: &str, threshold: f64, hits: &[u32]) -> Vec<Cand
 
 fn ids(v: &[Candidate]) -> Vec<u32> {
     v.iter().map(|c| c.id).collect()
+}
+
+#[test]
+fn whole_words_leave_out_words_holding_the_term_inside() {
+    let terms = ["loo", "api", "color", "BGRemover"];
+    // Off: a word holding the term is the best evidence there is.
+    // (By score: `colors` 4/5, `look` 2/3, `rapid` 2/4.)
+    assert_eq!(ids(&both(&terms, "look at the rapid colors", 0.2, &[])), [2, 0, 1]);
+    // On: no longer, whatever the case; a variant without the term still counts.
+    assert_eq!(
+        ids(&both_with(&terms, "look at the RAPID colors", 0.2, &[], true)),
+        Vec::<u32>::new()
+    );
+    let got = both_with(&terms, "colors, colour and bgremovers", 0.2, &[], true);
+    assert_eq!(ids(&got), [2]);
+    assert_eq!(got[0].score, 3.0 / 6.0);
+    // `API-key` holds `api` as a word (`-` is a boundary): it is compared, as before.
+    let got = both_with(&terms, "see API-key", 0.2, &[], true);
+    assert_eq!((ids(&got), got[0].score), (vec![1], 2.0 / 6.0));
+    // Words other than ASCII terms' are not affected: windows compare as before.
+    let cjk = ["智能抠图"];
+    assert_eq!(both_with(&cjk, "用智能抠图x", 0.2, &[], true), both(&cjk, "用智能抠图x", 0.2, &[]));
 }
 
 #[test]

@@ -142,15 +142,15 @@ impl Query<'_> {
             }
             let n_w = s.word_meta[w].0 as usize;
             let m = overlap(toks, &s.word_ids[s.word_off[w] as usize..s.word_off[w + 1] as usize]);
-            if m >= 2 {
+            if m >= 2 && !self.inside_words_only(s, t, w, m, n_t) {
                 self.top.offer(t, ratio(m, n_t + n_w - m));
             }
         }
         true
     }
 
-    /// Exact score of an (unposted) ASCII term: best over all words.
-    pub(super) fn ascii_score_all_words(&self, s: &Scratch, toks: &[U32]) -> f64 {
+    /// Exact score of an (unposted) ASCII term `id`: best over all words.
+    pub(super) fn ascii_score_all_words(&self, s: &Scratch, id: u32, toks: &[U32]) -> f64 {
         let mut best = 0.0;
         for w in 0..s.word_meta.len() {
             let n_w = s.word_meta[w].0 as usize;
@@ -158,7 +158,7 @@ impl Query<'_> {
                 continue;
             }
             let m = overlap(toks, &s.word_ids[s.word_off[w] as usize..s.word_off[w + 1] as usize]);
-            if m >= 2 {
+            if m >= 2 && !self.inside_words_only(s, id, w, m, toks.len()) {
                 let score = ratio(m, toks.len() + n_w - m);
                 if score > best {
                     best = score;

@@ -64,6 +64,7 @@ use std::cell::RefCell;
 use super::layout::{slot_hash, ArchivedFuzzyIndex, KIND_ASCII, KIND_WINDOW};
 use super::maps::{KeyMap, TagMap};
 use super::{Candidate, MAX_CANDIDATES};
+use crate::matching::boundary::only_inside_words;
 use crate::matching::TermSource;
 
 /// Falling bars of the search phases (the threshold itself always runs last).
@@ -286,16 +287,19 @@ impl ArchivedFuzzyIndex {
         if threshold.is_nan() {
             return Vec::new();
         }
+        let term_of = |id: u32| -> Option<&str> { terms.term(id) };
+        let whole =
+            self.whole_words.then_some(Whole { message: message.as_bytes(), term_of: &term_of });
         let mut top = SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut s) => {
-                let top = self.search(&mut s, message, threshold, exact_hits);
+                let top = self.search(&mut s, message, threshold, exact_hits, whole);
                 // Keep a long-lived thread from holding on to a huge prompt's working memory.
                 if message.len() > 1 << 20 {
                     *s = Scratch::default();
                 }
                 top
             }
-            Err(_) => self.search(&mut Scratch::default(), message, threshold, exact_hits),
+            Err(_) => self.search(&mut Scratch::default(), message, threshold, exact_hits, whole),
         });
         if threshold <= 0.0 && !top.full() {
             // Every term qualifies; the zero scores come after the positive ones, by id.
@@ -374,13 +378,21 @@ impl ArchivedFuzzyIndex {
         (a < z).then(|| (a, z - a - 1))
     }
 
-    fn search(&self, s: &mut Scratch, message: &str, threshold: f64, hits: &[u32]) -> Top {
+    fn search<'a>(
+        &'a self,
+        s: &mut Scratch,
+        message: &str,
+        threshold: f64,
+        hits: &'a [u32],
+        whole: Option<Whole<'a>>,
+    ) -> Top {
         let mut q = Query {
             ix: self,
             top: Top { items: Vec::with_capacity(MAX_CANDIDATES + 1), threshold },
             hits,
             m_len: 0,
             phase: 0,
+            whole,
         };
         s.chars.clear();
         s.chars.extend(message.chars().map(u32::from));
@@ -414,7 +426,7 @@ impl ArchivedFuzzyIndex {
                 continue;
             }
             let score = match self.term_kind.get(id as usize) {
-                Some(&KIND_ASCII) => q.ascii_score_all_words(s, toks),
+                Some(&KIND_ASCII) => q.ascii_score_all_words(s, id, toks),
                 Some(&KIND_WINDOW) => q.window_score(s, toks, 0, f64::NEG_INFINITY),
                 _ => 0.0,
             };
@@ -481,11 +493,40 @@ struct Query<'a> {
     m_len: usize,
     /// Number of the current phase (1-based).
     phase: u32,
+    /// With whole words: what the ASCII phase checks words with.
+    whole: Option<Whole<'a>>,
+}
+
+/// What a search with whole words (see the module documentation of `fuzzy`) needs beyond the
+/// tables: the prompt's bytes, where its words lie, and the terms' text.
+#[derive(Clone, Copy)]
+struct Whole<'a> {
+    message: &'a [u8],
+    term_of: &'a dyn Fn(u32) -> Option<&'a str>,
 }
 
 impl Query<'_> {
     #[inline]
     fn is_hit(&self, id: u32) -> bool {
         self.hits.binary_search(&id).is_ok()
+    }
+
+    /// With whole words, whether word `w` is no evidence for term `t` (`n_t` bigrams, `m` of
+    /// them shared with the word): the word holds the term only inside longer words.
+    ///
+    /// A word that holds the term has all its bigrams (`m = n_t`) and more (`nW > n_t`); only
+    /// such a word, rare among those scored, costs a read of the term.
+    fn inside_words_only(&self, s: &Scratch, t: u32, w: usize, m: usize, n_t: usize) -> bool {
+        let Some(whole) = &self.whole else { return false };
+        if m < n_t || s.word_meta[w].0 as usize <= n_t {
+            return false;
+        }
+        let (a, b) = s.word_span[w];
+        let (Some(word), Some(term)) =
+            (whole.message.get(a as usize..b as usize), (whole.term_of)(t))
+        else {
+            return false;
+        };
+        only_inside_words(word, term.as_bytes())
     }
 }

@@ -1,0 +1,63 @@
+//! Tests of `find` through a whole index, as the hook reads it: whole words
+//! (`matching.wordBoundary`) on and off, exact hits and the fuzzy candidates that follow them.
+
+use super::{find, Engines, Smart};
+use crate::index;
+use crate::store::{Glossary, Settings};
+
+/// Exact hits and fuzzy candidates (threshold 0.2, no model) of `prompt`, as terms.
+fn matched(terms: &[&str], prompt: &str, whole_words: bool) -> (Vec<String>, Vec<String>) {
+    let glossary: Glossary = terms.iter().map(|&t| (t, "explained")).collect();
+    let mut settings = Settings::default();
+    settings.matching.word_boundary = whole_words;
+    let archive = index::build_archive(&glossary, &settings);
+    let data = index::access(&archive).expect("a fresh archive validates");
+    let engines =
+        Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
+    let outcome = find(&engines, prompt, &Smart::CandidatesOnly { threshold: 0.2 });
+    let exact = outcome.exact.iter().map(|e| e.term.to_string()).collect();
+    let mut fuzzy: Vec<String> = outcome.candidates.iter().map(|c| c.entry.term.into()).collect();
+    fuzzy.sort();
+    (exact, fuzzy)
+}
+
+#[test]
+fn off_by_default_exact_is_a_substring_search() {
+    assert!(!Settings::default().matching.word_boundary);
+    let (exact, _) = matched(&["loo", "api"], "look at the rapid api_key", false);
+    assert_eq!(exact, ["loo", "api"]);
+}
+
+#[test]
+fn on_short_terms_stop_hitting_inside_words() {
+    let terms = ["loo", "api", "key", "智能", "API文档"];
+    let (exact, fuzzy) = matched(&terms, "look at the rapid api_key and keys", true);
+    assert_eq!(exact, Vec::<String>::new());
+    // Neither proposed on the strength of the words that hold them.
+    assert_eq!(fuzzy, Vec::<String>::new());
+    let (exact, _) = matched(&terms, "the loo, an api key; 智能抠图的API文档", true);
+    assert_eq!(exact, ["loo", "api", "key", "智能", "API文档"]);
+}
+
+#[test]
+fn on_the_longer_term_is_the_whole_word() {
+    let (exact, _) = matched(&["lookup", "look", "up"], "a lookup table", true);
+    assert_eq!(exact, ["lookup"]);
+    let (exact, _) = matched(&["lookup", "look", "up"], "a lookup table", false);
+    assert_eq!(exact, ["lookup", "look", "up"]);
+}
+
+#[test]
+fn on_fuzzy_keeps_variants_and_drops_what_is_inside_words() {
+    // A variant that does not hold the term is still a candidate.
+    let (exact, fuzzy) = matched(&["color"], "colour it", true);
+    assert_eq!((exact.len(), fuzzy), (0, vec!["color".to_string()]));
+    // A term other than an ASCII one, held only inside longer words: not a candidate; held
+    // as a whole word elsewhere: an exact hit.
+    let (exact, fuzzy) = matched(&["C++", "api key"], "ObjC++ and rapi keys", true);
+    assert_eq!((exact.len(), fuzzy.len()), (0, 0));
+    let (_, fuzzy) = matched(&["C++", "api key"], "ObjC++ and rapi keys", false);
+    assert!(fuzzy.is_empty(), "off, they are exact hits: {fuzzy:?}");
+    let (exact, _) = matched(&["C++", "api key"], "ObjC++ or C++17", true);
+    assert_eq!(exact, ["C++"]);
+}
