@@ -230,7 +230,7 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
 (~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini). A named assistant is installed \
 even when its folder is missing. Installing again refreshes everything and changes nothing \
 else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
-tinylingo install --dry-run\n  tinylingo install claude --allow-record")]
+tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinylingo install --mcp")]
     Install {
         /// claude, cursor, opencode, codex or gemini.
         #[arg(value_parser = platform_name)]
@@ -239,13 +239,18 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record")]
         #[arg(long)]
         dry_run: bool,
         /// Claude Code: let the model run `tinylingo record` without asking (adds the allow
-        /// rule `Bash(tinylingo record:*)`; uninstall removes it).
+        /// rule `Bash(tinylingo record:*)`; uninstall removes it). With --mcp, Claude Code,
+        /// Codex and Gemini CLI also let it call the MCP server's record tool without asking.
         #[arg(long)]
         allow_record: bool,
+        /// Also register the MCP server (`tinylingo mcp`) with each assistant; the instruction
+        /// block then names its tools. Once registered, a plain install keeps it.
+        #[arg(long)]
+        mcp: bool,
     },
     /// Remove the hook and the instruction block from the assistants (your own content stays).
     #[command(after_help = "With no argument, from every assistant.\n\nExamples:\n  \
-tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run")]
+tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run\n  tinylingo uninstall --mcp")]
     Uninstall {
         /// claude, cursor, opencode, codex or gemini.
         #[arg(value_parser = platform_name)]
@@ -253,6 +258,10 @@ tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-r
         /// Print what would change and change nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Remove only the MCP server registration (the hooks stay; the instruction block
+        /// names the shell command again).
+        #[arg(long)]
+        mcp: bool,
     },
     /// Print the instruction block install puts in the assistants' instruction files.
     #[command(
@@ -282,6 +291,11 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         #[arg(long, value_enum, default_value_t = DoctorFormat::Text)]
         format: DoctorFormat,
     },
+    /// Serve the tools (record, list, match, remove, thread_show) to an assistant over the
+    /// Model Context Protocol, on stdin/stdout. The assistants start it themselves once
+    /// `tinylingo install --mcp` has registered it.
+    #[command(after_help = "Example (what an assistant runs):\n  tinylingo mcp")]
+    Mcp,
     /// The hook entry point the assistants run: reads their event on stdin.
     #[command(
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
@@ -518,6 +532,10 @@ fn run(command: Command) -> Result<u8> {
             Ok(SUCCESS)
         }
         Command::Thread { action } => thread::run(&store, action),
+        Command::Mcp => {
+            crate::mcp::serve(store)?;
+            Ok(SUCCESS)
+        }
         Command::Doctor { format } => show::doctor(&crate::doctor::run(&scopes), format),
         Command::Instructions { language } => {
             warn_config(&store);
@@ -525,14 +543,14 @@ fn run(command: Command) -> Result<u8> {
             println!("{}", instructions::block(language));
             Ok(SUCCESS)
         }
-        Command::Install { platforms, dry_run, allow_record } => {
+        Command::Install { platforms, dry_run, allow_record, mcp } => {
             // The settings choose the instruction block's language.
             warn_config(&store);
-            let options = install::Options { dry_run, allow_record };
+            let options = install::Options { dry_run, allow_record, mcp };
             print_install(install::run(&store, install::Mode::Install, &platforms, options)?)
         }
-        Command::Uninstall { platforms, dry_run } => {
-            let options = install::Options { dry_run, allow_record: false };
+        Command::Uninstall { platforms, dry_run, mcp } => {
+            let options = install::Options { dry_run, allow_record: false, mcp };
             print_install(install::run(&store, install::Mode::Uninstall, &platforms, options)?)
         }
     }

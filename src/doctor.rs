@@ -388,7 +388,9 @@ fn instruction_block(spec: &Spec, home: &Path, dir: &Path) -> Check {
         Err(e) => return Check::fail("instruction block", p, e.to_string(), "repair the file"),
     };
     let fix = install_fix(spec);
-    match instructions::install(&text, config::configured_language()) {
+    // The MCP variant where the MCP server is registered, as install writes it.
+    let mcp = crate::platform::mcp_config::registered(spec, home);
+    match instructions::install(&text, config::configured_language(), mcp) {
         Ok(Edit::Unchanged) => Check::ok("instruction block", p, format!("{shown}: current")),
         Ok(Edit::Kept) => Check::ok(
             "instruction block",

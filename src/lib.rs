@@ -23,6 +23,8 @@
 //! * [`language`] is the language people read: the instruction block, `match`'s labels and the
 //!   block's names line, English or Chinese, chosen by a setting that follows the locale.
 //! * [`duplicates`] is the near-duplicate check `record` runs before it adds a term.
+//! * [`mcp`] is the Model Context Protocol server (`tinylingo mcp`): the same commands as
+//!   tools for the model, over stdio.
 //! * [`doctor`] checks an installation the way a person would by hand, read-only.
 //! * [`search`], [`stats`] (with the hook's [`usage`] log), [`removal`] (two-step bulk
 //!   removal) and [`exchange`] (export and import) are how people keep a glossary of
@@ -46,6 +48,7 @@ pub mod index;
 pub mod journal;
 pub mod language;
 pub mod matching;
+pub mod mcp;
 pub mod output;
 pub mod platform;
 pub mod project;

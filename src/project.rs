@@ -173,6 +173,17 @@ impl Scopes {
         Scopes { user, project, trusted, problem }
     }
 
+    /// The index of the project glossary the hook would use here: trusted and readable (an
+    /// unreadable one was reported already).
+    pub fn project_index(&self) -> Result<Option<crate::index::HookIndex>> {
+        match &self.project {
+            Some(p) if self.trusted && self.problem.is_none() => {
+                crate::index::HookIndex::open(&p.store).map(Some).map_err(|e| p.explain(e))
+            }
+            _ => Ok(None),
+        }
+    }
+
     /// The store a scope's glossary lives in.
     pub fn store_of(&self, origin: Origin) -> &Store {
         match (origin, &self.project) {

@@ -93,9 +93,11 @@ fn command_refusal(input: &[u8]) {
 
 fn instruction_file(input: &[u8]) {
     let Ok(text) = std::str::from_utf8(input) else { return };
-    // The language from the input, so both blocks are exercised.
+    // The language and the variant (shell or MCP) from the input, so all four blocks are
+    // exercised.
     let language = if input.len() % 2 == 0 { Language::En } else { Language::Zh };
-    let new = match instructions::install(text, language) {
+    let mcp = input.len() % 4 >= 2;
+    let new = match instructions::install(text, language, mcp) {
         Err(_) => {
             assert!(instructions::uninstall(text).is_err(), "install refused, uninstall not");
             return;
@@ -110,9 +112,9 @@ fn instruction_file(input: &[u8]) {
         Ok(Edit::Kept) => return,
         Ok(Edit::Removed(_)) => panic!("install removed the block"),
     };
-    let again = instructions::install(&new, language);
+    let again = instructions::install(&new, language, mcp);
     assert_eq!(again, Ok(Edit::Unchanged), "second install changed it");
-    let block = instructions::block(language);
+    let block = instructions::block_for(language, mcp);
     assert!(new.contains(block) || new.contains(&block.replace('\n', "\r\n")));
 }
 

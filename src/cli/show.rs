@@ -47,23 +47,12 @@ pub(super) fn doctor(checks: &[crate::doctor::Check], format: DoctorFormat) -> R
     Ok(if crate::doctor::all_ok(checks) { SUCCESS } else { NOTHING })
 }
 
-/// The index of the project glossary the hook would use here: trusted and readable (an
-/// unreadable one was reported already).
-fn project_index(scopes: &Scopes) -> Result<Option<HookIndex>> {
-    match &scopes.project {
-        Some(p) if scopes.trusted && scopes.problem.is_none() => {
-            HookIndex::open(&p.store).map(Some).map_err(|e| p.explain(e))
-        }
-        _ => Ok(None),
-    }
-}
-
 pub(super) fn matches(scopes: &Scopes, message: &str, format: Format, no_llm: bool) -> Result<u8> {
     // The same indexes the hook uses; a stale one is rebuilt from the JSON files, which also
     // reports an unreadable glossary here, where the hook would stay silent.
     let index = HookIndex::open(&scopes.user)?;
     let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
-    let project = project_index(scopes)?;
+    let project = scopes.project_index()?;
     let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
     let smart = if no_llm {
         Smart::CandidatesOnly { threshold: data.settings.smart.fuzzy_threshold.to_native() }
@@ -118,7 +107,7 @@ fn match_records(o: &Outcome) -> Records {
 pub(super) fn injection(scopes: &Scopes, platform: Platform, message: String) -> Result<u8> {
     let index = HookIndex::open(&scopes.user)?;
     let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
-    let project = project_index(scopes)?;
+    let project = scopes.project_index()?;
     let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
     let event = crate::platform::Event { prompt: message, session: None, model: None, cwd: None };
     let (output, outcome) = crate::hook::respond(&scopes.user, platform, &indexes, &event);

@@ -89,20 +89,7 @@ pub fn run(store: &Store, action: Action) -> Result<u8> {
 }
 
 fn show(store: &Store, date: Option<String>, last: Option<usize>, format: Format) -> Result<u8> {
-    let journal = Journal::of(store)?;
-    let date = date.unwrap_or_else(journal::today);
-    if date.len() != 10 || !date.chars().all(|c| c.is_ascii_digit() || c == '-') {
-        return Err(Error::bad_input(
-            format!("not a date: {date}"),
-            Some("give it as YYYY-MM-DD, e.g. --date 2026-11-24".into()),
-        ));
-    }
-    let file = journal.file(&date);
-    let text = std::fs::read_to_string(&file).unwrap_or_default();
-    let mut entries = journal::read_entries(&date, &text);
-    if let Some(n) = last {
-        entries.drain(..entries.len().saturating_sub(n));
-    }
+    let journal::Day { date, file, entries } = journal::day(store, date, last)?;
     match format {
         Format::Text => {
             for e in &entries {

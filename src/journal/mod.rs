@@ -239,6 +239,34 @@ fn parse_entry(date: &str, text: &str) -> Shown {
     }
 }
 
+/// One day of the journal as `thread show` reads it (the CLI and the MCP server share it).
+#[derive(Debug, Clone)]
+pub struct Day {
+    pub date: String,
+    /// The day's file (which may not exist: then there are no entries).
+    pub file: PathBuf,
+    pub entries: Vec<Shown>,
+}
+
+/// The entries of `date` (`YYYY-MM-DD`, today when `None`), only the last `last` when given.
+pub fn day(store: &Store, date: Option<String>, last: Option<usize>) -> Result<Day> {
+    let journal = Journal::of(store)?;
+    let date = date.unwrap_or_else(today);
+    if date.len() != 10 || !date.chars().all(|c| c.is_ascii_digit() || c == '-') {
+        return Err(Error::bad_input(
+            format!("not a date: {date}"),
+            Some("give it as YYYY-MM-DD, e.g. --date 2026-11-24".into()),
+        ));
+    }
+    let file = journal.file(&date);
+    let text = fs::read_to_string(&file).unwrap_or_default();
+    let mut entries = read_entries(&date, &text);
+    if let Some(n) = last {
+        entries.drain(..entries.len().saturating_sub(n));
+    }
+    Ok(Day { date, file, entries })
+}
+
 /// Today's local date, `YYYY-MM-DD`.
 pub fn today() -> String {
     jiff::Zoned::now().strftime("%Y-%m-%d").to_string()

@@ -1,5 +1,6 @@
 //! Claude Code: a `UserPromptSubmit` command hook in `~/.claude/settings.json`, instructions in
 //! `~/.claude/CLAUDE.md`.
+use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
 use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 /// A `{"hooks": [{"type": "command", "command": …, "timeout": 10}]}` group; the timeout is in
@@ -41,4 +42,13 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: Some("Bash(tinylingo record:*)"),
     command_guard: "",
     trust_note: None,
+    mcp: Some(McpSpec {
+        file: McpFile::ClaudeGlobal,
+        format: McpFormat::Json {
+            key: "mcpServers",
+            comments: false,
+            entry: JsonEntry::CommandArgs { typed: true },
+        },
+        allow: McpAllow::Rule("mcp__tinylingo__record"),
+    }),
 };

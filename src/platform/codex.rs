@@ -1,5 +1,6 @@
 //! Codex CLI: a `UserPromptSubmit` command hook in `~/.codex/hooks.json`, Claude Code's shape;
 //! instructions in `~/.codex/AGENTS.md`.
+use super::mcp_config::{McpAllow, McpFile, McpFormat, McpSpec};
 use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -30,5 +31,10 @@ pub(super) const SPEC: Spec = Spec {
     command_guard: "",
     trust_note: Some(|dir, file, settings, event| {
         super::codex_trust::note(super::codex_trust::trust(dir, file, settings, event))
+    }),
+    mcp: Some(McpSpec {
+        file: McpFile::InFolder("config.toml"),
+        format: McpFormat::Toml,
+        allow: McpAllow::CodexApproval,
     }),
 };

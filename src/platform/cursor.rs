@@ -1,4 +1,5 @@
 //! Cursor: a `beforeSubmitPrompt` hook in `~/.cursor/hooks.json`; stdout is always JSON.
+use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
 use super::{CommandEntry, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -33,4 +34,13 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: "",
     trust_note: None,
+    mcp: Some(McpSpec {
+        file: McpFile::InFolder("mcp.json"),
+        format: McpFormat::Json {
+            key: "mcpServers",
+            comments: false,
+            entry: JsonEntry::CommandArgs { typed: false },
+        },
+        allow: McpAllow::Nothing,
+    }),
 };

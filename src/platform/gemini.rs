@@ -1,5 +1,6 @@
 //! Gemini CLI: a `BeforeAgent` command hook in `~/.gemini/settings.json`, instructions in
 //! `~/.gemini/GEMINI.md`.
+use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
 use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -40,4 +41,13 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: " 2>/dev/null || true",
     trust_note: None,
+    mcp: Some(McpSpec {
+        file: McpFile::InFolder("settings.json"),
+        format: McpFormat::Json {
+            key: "mcpServers",
+            comments: true,
+            entry: JsonEntry::CommandArgs { typed: false },
+        },
+        allow: McpAllow::Trust,
+    }),
 };

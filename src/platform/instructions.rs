@@ -47,25 +47,84 @@ pub const START: &str = "<!-- TINYLINGO-START -->";
 /// The last line of the block.
 pub const END: &str = "<!-- TINYLINGO-END -->";
 
-/// The Chinese block, from the original design (`seeds/tinylingo-design.zh.md`, "5. AI 指令注入"),
-/// verbatim, markers included.
-pub const BLOCK_ZH: &str = r#"<!-- TINYLINGO-START -->
+// The blocks are put together from shared parts (`concat!` of these macros, which expand to
+// string literals), so that the shell and MCP variants cannot drift apart in what they share.
+macro_rules! zh_head {
+    () => {
+        r#"<!-- TINYLINGO-START -->
 ## TinyLingo 术语与行为记忆
 
 本机已安装 tinylingo，用于记录项目术语映射和行为纠正，避免重复犯错。
 
 ### 何时记录
 
-以下任何场景发生时，使用 tinylingo record 记录：
-
-1. **用户纠正了你的理解**：如"不是，我说的是 XXX"、"那个功能叫 YYY"
+"#
+    };
+}
+macro_rules! zh_when {
+    () => {
+        r#"1. **用户纠正了你的理解**：如"不是，我说的是 XXX"、"那个功能叫 YYY"
 2. **用户主动解释含义**：如"我们项目里把 XXX 叫做 YYY"
 3. **你询问某个词的含义**：用户给出了回答
 4. **你经过多次搜索才找到正确对应**：如用户提到某个术语，你尝试了多个关键词搜索才定位到实际代码，此时应主动记录
 5. **用户纠正了你的行为**：如用户指出你不该执行某个操作、流程顺序错误等
 6. **用户主动要求记住**：如"记住 XXX 就是 YYY"、"以后 XXX 要这样做"
 
-### 如何记录
+"#
+    };
+}
+macro_rules! zh_notes {
+    () => {
+        r#"### 注意
+
+- 不要猜测，只在有明确依据时记录（用户告知、搜索验证、被纠正）
+- 记录后简要告知用户已保存
+"#
+    };
+}
+macro_rules! en_head {
+    () => {
+        r#"<!-- TINYLINGO-START -->
+## TinyLingo: terms and behaviour memory
+
+tinylingo is installed on this machine. It records what this project's terms refer to and how the user corrected your behaviour, so that the same mistake is not made twice.
+
+### When to record
+
+"#
+    };
+}
+macro_rules! en_when {
+    () => {
+        r#"1. **The user corrects your understanding**: e.g. "No, I meant XXX", "That feature is called YYY"
+2. **The user explains what something means**: e.g. "In our project, XXX is what we call YYY"
+3. **You asked what a word means**: and the user answered
+4. **It took you several searches to find what a term refers to**: e.g. the user mentioned a term and you had to try several keywords before you found the actual code; record it then, without being asked
+5. **The user corrects your behaviour**: e.g. the user says you should not have run some command, or that you did steps in the wrong order
+6. **The user asks you to remember something**: e.g. "Remember that XXX is YYY", "From now on, do XXX like this"
+
+"#
+    };
+}
+macro_rules! en_notes {
+    () => {
+        r#"### Notes
+
+- Do not guess: record only on clear grounds (the user told you, a search confirmed it, you were corrected)
+- After recording, tell the user briefly that it was saved
+"#
+    };
+}
+
+/// The Chinese block, from the original design (`seeds/tinylingo-design.zh.md`, "5. AI 指令注入"),
+/// verbatim, markers included.
+pub const BLOCK_ZH: &str = concat!(
+    zh_head!(),
+    r#"以下任何场景发生时，使用 tinylingo record 记录：
+
+"#,
+    zh_when!(),
+    r#"### 如何记录
 
 ```bash
 tinylingo record "<触发词>" "<尽可能密集的上下文信息>"
@@ -85,33 +144,22 @@ tinylingo record "提交" "git commit 后不要执行 git push，由用户决定
 tinylingo record "依赖更新" "禁止运行初始化脚本，必须使用指定的包管理命令更新依赖"
 ```
 
-### 注意
-
-- 不要猜测，只在有明确依据时记录（用户告知、搜索验证、被纠正）
-- 记录后简要告知用户已保存
-- 如果 tinylingo record 报错 Read-only file system（你在助手的沙箱里，比如 Codex 的），请告诉用户：把 ~/.config/tinylingo 加到 ~/.codex/config.toml 中 [sandbox_workspace_write] 的 writable_roots
-<!-- TINYLINGO-END -->"#;
+"#,
+    zh_notes!(),
+    r#"- 如果 tinylingo record 报错 Read-only file system（你在助手的沙箱里，比如 Codex 的），请告诉用户：把 ~/.config/tinylingo 加到 ~/.codex/config.toml 中 [sandbox_workspace_write] 的 writable_roots
+<!-- TINYLINGO-END -->"#
+);
 
 /// The English block: the Chinese one's content and structure. The example terms are English
 /// ones, since terms are matched as written in the prompt: an English-speaking user's prompts
 /// would never contain the Chinese examples.
-pub const BLOCK_EN: &str = r#"<!-- TINYLINGO-START -->
-## TinyLingo: terms and behaviour memory
+pub const BLOCK_EN: &str = concat!(
+    en_head!(),
+    r#"Whenever any of these happens, record it with tinylingo record:
 
-tinylingo is installed on this machine. It records what this project's terms refer to and how the user corrected your behaviour, so that the same mistake is not made twice.
-
-### When to record
-
-Whenever any of these happens, record it with tinylingo record:
-
-1. **The user corrects your understanding**: e.g. "No, I meant XXX", "That feature is called YYY"
-2. **The user explains what something means**: e.g. "In our project, XXX is what we call YYY"
-3. **You asked what a word means**: and the user answered
-4. **It took you several searches to find what a term refers to**: e.g. the user mentioned a term and you had to try several keywords before you found the actual code; record it then, without being asked
-5. **The user corrects your behaviour**: e.g. the user says you should not have run some command, or that you did steps in the wrong order
-6. **The user asks you to remember something**: e.g. "Remember that XXX is YYY", "From now on, do XXX like this"
-
-### How to record
+"#,
+    en_when!(),
+    r#"### How to record
 
 ```bash
 tinylingo record "<trigger word>" "<context, as dense as you can make it>"
@@ -131,18 +179,98 @@ tinylingo record "commit" "After git commit, do not run git push: the user decid
 tinylingo record "update dependencies" "Never run the init script; update dependencies only with the designated package manager command"
 ```
 
-### Notes
+"#,
+    en_notes!(),
+    r#"- If tinylingo record fails with "Read-only file system" (you are in an assistant's sandbox, such as Codex's), tell the user to add ~/.config/tinylingo to writable_roots under [sandbox_workspace_write] in ~/.codex/config.toml
+<!-- TINYLINGO-END -->"#
+);
 
-- Do not guess: record only on clear grounds (the user told you, a search confirmed it, you were corrected)
-- After recording, tell the user briefly that it was saved
-- If tinylingo record fails with "Read-only file system" (you are in an assistant's sandbox, such as Codex's), tell the user to add ~/.config/tinylingo to writable_roots under [sandbox_workspace_write] in ~/.codex/config.toml
-<!-- TINYLINGO-END -->"#;
+/// The Chinese block for an assistant with the MCP server registered (`install --mcp`): the
+/// same, but recording is a call of the `record` tool, with the shell command as the fallback
+/// (and no read-only note: the server runs outside the assistant's sandbox).
+pub const BLOCK_ZH_MCP: &str = concat!(
+    zh_head!(),
+    r#"以下任何场景发生时，调用 tinylingo 的 `record` 工具记录：
 
-/// The block in `language`.
+"#,
+    zh_when!(),
+    r#"### 如何记录
+
+调用 tinylingo MCP 服务器的 `record` 工具（Claude Code 中名为 `mcp__tinylingo__record`），参数：
+
+- `term`：触发词
+- `explanation`：尽可能密集的上下文信息
+
+explanation 应包含项目名、模块位置、实际标识符、具体行为说明等，越密集越好。
+
+术语映射示例：
+```
+record(term: "智能抠图", explanation: "ProjectA 中背景移除模块，类名 BGRemover，位于 src/modules/bgremove/")
+record(term: "联调", explanation: "在 ProjectA 的 localConfig.cmake 中设置 USE_SOURCE 选项控制是否联合源码调试")
+```
+
+行为纠正示例：
+```
+record(term: "提交", explanation: "git commit 后不要执行 git push，由用户决定是否推送及推送时机")
+record(term: "依赖更新", explanation: "禁止运行初始化脚本，必须使用指定的包管理命令更新依赖")
+```
+
+同一服务器的其他工具：`search`（记录前先查是否已有相近条目）、`list`（列出已记录的术语）、`match`（查看一条消息会注入什么）、`remove`（删除术语；按搜索批量删除需用户确认）、`stats`（使用统计）、`thread_show`（查看对话记录）。
+
+"#,
+    zh_notes!(),
+    r#"- 如果 MCP 工具不可用，改用命令行：tinylingo record "<触发词>" "<上下文信息>"
+<!-- TINYLINGO-END -->"#
+);
+
+/// The English block for an assistant with the MCP server registered.
+pub const BLOCK_EN_MCP: &str = concat!(
+    en_head!(),
+    r#"Whenever any of these happens, record it with tinylingo's `record` tool:
+
+"#,
+    en_when!(),
+    r#"### How to record
+
+Call the `record` tool of the tinylingo MCP server (`mcp__tinylingo__record` in Claude Code) with:
+
+- `term`: the trigger word
+- `explanation`: context, as dense as you can make it
+
+The explanation should hold the project's name, where the module lives, the actual identifiers, exactly what to do: the denser, the better.
+
+Term examples:
+```
+record(term: "background removal", explanation: "ProjectA's background removal module, class BGRemover, in src/modules/bgremove/")
+record(term: "joint debugging", explanation: "In ProjectA, the USE_SOURCE option in localConfig.cmake decides whether the library's source code is debugged together with the app")
+```
+
+Behaviour examples:
+```
+record(term: "commit", explanation: "After git commit, do not run git push: the user decides whether and when to push")
+record(term: "update dependencies", explanation: "Never run the init script; update dependencies only with the designated package manager command")
+```
+
+The same server's other tools: `search` (before recording, whether something close is recorded), `list` (the recorded terms), `match` (what a message would inject), `remove` (delete terms; removing by a search needs the user's confirmation), `stats` (usage), `thread_show` (the thread journal).
+
+"#,
+    en_notes!(),
+    r#"- If the MCP tool is not available, use the shell instead: tinylingo record "<trigger word>" "<context>"
+<!-- TINYLINGO-END -->"#
+);
+
+/// The block in `language`, naming the shell command.
 pub fn block(language: Language) -> &'static str {
-    match language {
-        Language::En => BLOCK_EN,
-        Language::Zh => BLOCK_ZH,
+    block_for(language, false)
+}
+
+/// The block in `language`; `mcp`: the variant that names the MCP tools.
+pub fn block_for(language: Language, mcp: bool) -> &'static str {
+    match (language, mcp) {
+        (Language::En, false) => BLOCK_EN,
+        (Language::Zh, false) => BLOCK_ZH,
+        (Language::En, true) => BLOCK_EN_MCP,
+        (Language::Zh, true) => BLOCK_ZH_MCP,
     }
 }
 
@@ -168,6 +296,14 @@ pub const SHIPPED: &[Shipped] = &[
     Shipped {
         hash: 0xb846_632a_a42e_e0d6,
         what: "en, the first English block, with the note on a read-only file system",
+    },
+    Shipped {
+        hash: 0xd5df_15cf_b042_4d96,
+        what: "en, the first MCP variant (install --mcp): the record tool, the shell as fallback",
+    },
+    Shipped {
+        hash: 0xb4be_d164_6390_1ab6,
+        what: "zh, the first MCP variant (install --mcp): the record tool, the shell as fallback",
     },
 ];
 
@@ -212,10 +348,10 @@ pub struct Unclosed {
     pub line: usize,
 }
 
-/// Puts the block in `language` in `text`: appended when absent, replaced in place when the
+/// Puts the block in `language` (the MCP variant with `mcp`) in `text`: appended when absent, replaced in place when the
 /// block there is ours but not that text, left alone when it was edited by hand.
-pub fn install(text: &str, language: Language) -> Result<Edit, Unclosed> {
-    install_known(text, block(language), SHIPPED)
+pub fn install(text: &str, language: Language, mcp: bool) -> Result<Edit, Unclosed> {
+    install_known(text, block_for(language, mcp), SHIPPED)
 }
 
 /// [`install`] of `wanted`, recognising the texts in `shipped` as ours.
@@ -368,10 +504,10 @@ mod tests {
     const BOTH: [Language; 2] = [Language::En, Language::Zh];
 
     fn round_trip(before: &str, language: Language) {
-        let Edit::Added(installed) = install(before, language).unwrap() else {
+        let Edit::Added(installed) = install(before, language, false).unwrap() else {
             panic!("not added")
         };
-        assert_eq!(install(&installed, language).unwrap(), Edit::Unchanged, "{before:?}");
+        assert_eq!(install(&installed, language, false).unwrap(), Edit::Unchanged, "{before:?}");
         assert_eq!(uninstall(&installed).unwrap(), Edit::Removed(before.to_string()), "{before:?}");
     }
 
@@ -388,11 +524,11 @@ mod tests {
     fn appended_block_is_separated_by_a_blank_line() {
         for language in BOTH {
             let block = block(language);
-            let Edit::Added(text) = install("# Mine\n", language).unwrap() else { panic!() };
+            let Edit::Added(text) = install("# Mine\n", language, false).unwrap() else { panic!() };
             assert_eq!(text, format!("# Mine\n\n{block}\n"));
-            let Edit::Added(text) = install("# Mine", language).unwrap() else { panic!() };
+            let Edit::Added(text) = install("# Mine", language, false).unwrap() else { panic!() };
             assert_eq!(text, format!("# Mine\n\n{block}"));
-            let Edit::Added(text) = install("", language).unwrap() else { panic!() };
+            let Edit::Added(text) = install("", language, false).unwrap() else { panic!() };
             assert_eq!(text, format!("{block}\n"));
         }
     }
@@ -401,17 +537,19 @@ mod tests {
     fn a_crlf_file_gets_the_block_and_separators_with_crlf() {
         for language in BOTH {
             let crlf = block(language).replace('\n', "\r\n");
-            let Edit::Added(text) = install("# Mine\r\nrule\r\n", language).unwrap() else {
+            let Edit::Added(text) = install("# Mine\r\nrule\r\n", language, false).unwrap() else {
                 panic!()
             };
             assert_eq!(text, format!("# Mine\r\nrule\r\n\r\n{crlf}\r\n"));
             assert!(!text.replace("\r\n", "").contains('\n'), "a bare LF in {text:?}");
-            let Edit::Added(text) = install("# Mine\r\nrule", language).unwrap() else { panic!() };
+            let Edit::Added(text) = install("# Mine\r\nrule", language, false).unwrap() else {
+                panic!()
+            };
             assert_eq!(text, format!("# Mine\r\nrule\r\n\r\n{crlf}"));
             round_trip("# Mine\r\nrule\r\n", language);
             round_trip("# Mine\r\nrule", language);
             // The first line break decides; a file without one gets LF.
-            let Edit::Added(text) = install("a\nb\r\n", language).unwrap() else { panic!() };
+            let Edit::Added(text) = install("a\nb\r\n", language, false).unwrap() else { panic!() };
             assert_eq!(text, format!("a\nb\r\n\n{}\n", block(language)));
         }
     }
@@ -422,7 +560,7 @@ mod tests {
         // and uninstall still restores the file.
         let before = "# Mine\r\n";
         let old = format!("{before}\n{BLOCK_ZH}\n");
-        let Edit::Replaced(text) = install(&old, Language::Zh).unwrap() else { panic!() };
+        let Edit::Replaced(text) = install(&old, Language::Zh, false).unwrap() else { panic!() };
         assert_eq!(text, format!("{before}\n{}\n", BLOCK_ZH.replace('\n', "\r\n")));
         assert_eq!(uninstall(&text).unwrap(), Edit::Removed(before.into()));
     }
@@ -430,13 +568,13 @@ mod tests {
     #[test]
     fn switching_language_replaces_our_block_in_place() {
         let zh = format!("top\n\n{BLOCK_ZH}\nbottom\n");
-        let Edit::Replaced(en) = install(&zh, Language::En).unwrap() else { panic!() };
+        let Edit::Replaced(en) = install(&zh, Language::En, false).unwrap() else { panic!() };
         assert_eq!(en, format!("top\n\n{BLOCK_EN}\nbottom\n"));
-        let Edit::Replaced(back) = install(&en, Language::Zh).unwrap() else { panic!() };
+        let Edit::Replaced(back) = install(&en, Language::Zh, false).unwrap() else { panic!() };
         assert_eq!(back, zh);
         // CRLF too.
         let zh = zh.replace('\n', "\r\n");
-        let Edit::Replaced(en) = install(&zh, Language::En).unwrap() else { panic!() };
+        let Edit::Replaced(en) = install(&zh, Language::En, false).unwrap() else { panic!() };
         assert_eq!(en, format!("top\n\n{BLOCK_EN}\nbottom\n").replace('\n', "\r\n"));
     }
 
@@ -445,13 +583,13 @@ mod tests {
         let translated = format!("{START}\n## TinyLingo\n\nMy own words.\n{END}");
         for language in BOTH {
             let text = format!("top\n\n{translated}\nbottom\n");
-            assert_eq!(install(&text, language).unwrap(), Edit::Kept);
+            assert_eq!(install(&text, language, false).unwrap(), Edit::Kept);
             // One edited character is enough.
             let text = block(language).replacen("tinylingo record", "tinylingo  record", 1);
-            assert_eq!(install(&text, language).unwrap(), Edit::Kept);
+            assert_eq!(install(&text, language, false).unwrap(), Edit::Kept);
             // Even with a copy of ours next to it; uninstall still removes both.
             let text = format!("a\n\n{translated}\nb\n\n{}\n", block(language));
-            assert_eq!(install(&text, language).unwrap(), Edit::Kept);
+            assert_eq!(install(&text, language, false).unwrap(), Edit::Kept);
             assert_eq!(uninstall(&text).unwrap(), Edit::Removed("a\nb\n".into()));
         }
     }
@@ -472,12 +610,12 @@ mod tests {
 
     #[test]
     fn the_current_blocks_are_in_the_shipped_list() {
-        for language in BOTH {
-            let hash = text_hash(block(language));
+        for (language, mcp) in BOTH.into_iter().flat_map(|l| [(l, false), (l, true)]) {
+            let hash = text_hash(block_for(language, mcp));
             assert!(
                 SHIPPED.iter().any(|s| s.hash == hash),
-                "the {} block changed: append Shipped {{ hash: {hash:#018x}, .. }} to SHIPPED \
-                 and keep the old entry",
+                "the {} block (mcp: {mcp}) changed: append Shipped {{ hash: {hash:#018x}, .. }} \
+                 to SHIPPED and keep the old entry",
                 language.code()
             );
         }
@@ -488,9 +626,22 @@ mod tests {
     }
 
     #[test]
+    fn registering_mcp_switches_the_block_in_place_and_back() {
+        for language in BOTH {
+            let shell = format!("top\n\n{}\nbottom\n", block(language));
+            let Edit::Replaced(mcp) = install(&shell, language, true).unwrap() else { panic!() };
+            assert_eq!(mcp, format!("top\n\n{}\nbottom\n", block_for(language, true)));
+            assert!(mcp.contains("`record`") && !mcp.contains("Read-only file system"));
+            let Edit::Replaced(back) = install(&mcp, language, false).unwrap() else { panic!() };
+            assert_eq!(back, shell);
+            assert_eq!(uninstall(&mcp).unwrap(), Edit::Removed("top\nbottom\n".into()));
+        }
+    }
+
+    #[test]
     fn a_second_copy_is_removed() {
         let text = format!("a\n\n{BLOCK_EN}\nb\n\n{BLOCK_ZH}\n");
-        let Edit::Replaced(once) = install(&text, Language::En).unwrap() else { panic!() };
+        let Edit::Replaced(once) = install(&text, Language::En, false).unwrap() else { panic!() };
         assert_eq!(once, format!("a\n\n{BLOCK_EN}\nb\n"));
     }
 
@@ -503,7 +654,7 @@ mod tests {
     #[test]
     fn an_unclosed_block_is_refused() {
         let text = format!("a\nb\n{START}\nc\n");
-        assert_eq!(install(&text, Language::En), Err(Unclosed { line: 3 }));
+        assert_eq!(install(&text, Language::En, false), Err(Unclosed { line: 3 }));
         assert_eq!(uninstall(&format!("{START}\n")), Err(Unclosed { line: 1 }));
     }
 

@@ -4,8 +4,8 @@
 //! event fields holding the session, events that belong to another assistant, the shape of the
 //! output, and how the hook is registered ([`Registration`]) and where the assistant reads its
 //! global instructions ([`Rules`]). Each platform's module holds only its own [`Spec`];
-//! [`install`] applies the registration data, [`settings_file`] and [`instructions`] are the
-//! edits it makes.
+//! [`install`] applies the registration data, [`settings_file`], [`mcp_config`] and
+//! [`instructions`] are the edits it makes.
 
 pub mod block;
 mod claude;
@@ -15,6 +15,7 @@ mod cursor;
 mod gemini;
 pub mod install;
 pub mod instructions;
+pub mod mcp_config;
 mod opencode;
 pub mod settings_file;
 
@@ -87,6 +88,8 @@ pub struct Spec {
     /// `install --allow-record` adds to the settings file (Claude Code asks by default).
     pub allow_rule: Option<&'static str>,
     pub trust_note: Option<TrustNote>,
+    /// Where `install --mcp` registers the MCP server (`tinylingo mcp`).
+    pub mcp: Option<mcp_config::McpSpec>,
 }
 
 /// See [`Spec::trust_note`].
@@ -219,7 +222,7 @@ impl Spec {
         self.moved_folder().unwrap_or_else(|| home.join(self.config_dir))
     }
 
-    fn moved_folder(&self) -> Option<PathBuf> {
+    pub(crate) fn moved_folder(&self) -> Option<PathBuf> {
         let var = self.config_var?;
         let value = std::env::var_os(var.name)?;
         let path = Path::new(&value);

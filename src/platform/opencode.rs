@@ -1,5 +1,6 @@
 //! OpenCode: a JS plugin runs `tinylingo hook opencode` and adds the block as a message part;
 //! instructions in `~/.config/opencode/AGENTS.md`.
+use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
 use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -25,4 +26,10 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: "",
     trust_note: None,
+    // OpenCode reads opencode.json with comments (JSONC).
+    mcp: Some(McpSpec {
+        file: McpFile::InFolder("opencode.json"),
+        format: McpFormat::Json { key: "mcp", comments: true, entry: JsonEntry::OpenCode },
+        allow: McpAllow::Nothing,
+    }),
 };

@@ -91,7 +91,7 @@ impl Settings {
         self.root.to_string()
     }
 
-    fn object(&self) -> CstObject {
+    pub(super) fn object(&self) -> CstObject {
         self.root.object_value().expect("parse checked the root is an object")
     }
 
@@ -360,7 +360,7 @@ fn is_string(node: &CstNode, text: &str) -> bool {
 }
 
 /// A value for the syntax tree, keeping the order of `value`'s keys.
-fn input(value: &Value) -> CstInputValue {
+pub(super) fn input(value: &Value) -> CstInputValue {
     match value {
         Value::Null => CstInputValue::Null,
         Value::Bool(b) => CstInputValue::Bool(*b),
@@ -443,7 +443,7 @@ fn find_ours(list: &CstArray, grouped: bool) -> Vec<Found> {
     found
 }
 
-fn shape_error(path: &Path, key: &str, found: &Option<Value>, expected: &str) -> Error {
+pub(super) fn shape_error(path: &Path, key: &str, found: &Option<Value>, expected: &str) -> Error {
     let kind = match found {
         None | Some(Value::Null) => "null",
         Some(Value::Bool(_)) => "a boolean",
@@ -456,7 +456,7 @@ fn shape_error(path: &Path, key: &str, found: &Option<Value>, expected: &str) ->
         path: path.to_path_buf(),
         line: None,
         problem: format!(
-            "\"{key}\" is {kind}, not {expected}; tinylingo cannot add its hook without \
+            "\"{key}\" is {kind}, not {expected}; tinylingo cannot add its entry without \
              changing what is there"
         ),
     }

@@ -64,8 +64,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
-from common import (EXPLANATION, HIT_PROMPT, MISS_PROMPT, RECORD_COMMAND,  # noqa: E402
-                    RECORDED_TERM, TERM, FakeModel, Home, snapshot, snapshot_diff)
+from common import (EXPLANATION, HIT_PROMPT, MCP_ARGS, MCP_EXPLANATION,  # noqa: E402
+                    MCP_TERM, MISS_PROMPT, RECORD_COMMAND, RECORDED_TERM, TERM, FakeModel, Home,
+                    snapshot, snapshot_diff)
 
 CLIENT = "claude"
 LABEL = "[TinyLingo]"
@@ -79,6 +80,9 @@ SESSION_CHECKS = ["hook ran", "explanation reached model", "instructions reached
                   "broken: index corrupted", "broken: glossary invalid"]
 UNINSTALL_CHECKS = ["uninstall restores files"]
 JOURNAL_CHECKS = ["journal entry"]
+MCP_CHECKS = ["record via MCP"]
+# Claude Code's name for the MCP server's tool (mcp__<server>__<tool>).
+MCP_TOOL = "mcp__tinylingo__record"
 REPORTED = set()
 
 
@@ -158,8 +162,12 @@ class AnthropicModel(FakeModel):
                    "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
         if isinstance(reply, dict):
             tool_id = f"toolu_fake{len(self.requests)}"
-            tool_input = {"command": reply["shell"], "description": "Record a term"}
-            block = {"type": "tool_use", "id": tool_id, "name": "Bash", "input": {}}
+            if "tool" in reply:  # {"tool": name, "input": {...}}: any tool, an MCP one
+                name, tool_input = reply["tool"], reply["input"]
+            else:
+                name = "Bash"
+                tool_input = {"command": reply["shell"], "description": "Record a term"}
+            block = {"type": "tool_use", "id": tool_id, "name": name, "input": {}}
             delta = {"type": "input_json_delta",
                      "partial_json": json.dumps(tool_input, ensure_ascii=False)}
             full = dict(block, input=tool_input)
@@ -399,6 +407,32 @@ def check_session(model):
                    f"{RECORDED_TERM} not in the glossary; tool_result: {result}; {run.describe()}")
 
         check_broken(home, model)
+    finally:
+        home.cleanup()
+
+
+def check_mcp(model):
+    """`install --mcp`: Claude Code starts `tinylingo mcp` from ~/.claude.json (user scope) and
+    offers its tools; the model's call of the `record` tool lands the term."""
+    home = Home()
+    try:
+        # --allow-record adds the permission rule for the tool: headless, an MCP call that needs
+        # permission is refused.
+        home.tinylingo("install", "claude", "--mcp", "--allow-record")
+        model.replies = [{"tool": MCP_TOOL, "input": MCP_ARGS}, "recorded-answer"]
+        run = Run(home, model, f"记住：{MCP_TERM}的做法")
+        offered = any(contains([b], f'"{MCP_TOOL}"') for b in run.main)
+        glossary = home.glossary()
+        if glossary.get(MCP_TERM) == MCP_EXPLANATION:
+            report(CLIENT, "record via MCP", "pass",
+                   f"{MCP_TOOL} offered and called (allowed by install --allow-record); glossary: "
+                   f"{MCP_TERM} → {glossary[MCP_TERM]}")
+        else:
+            results = [b for b in run.main if '"tool_result"' in b]
+            result = find_excerpt(results, '"tool_result"', 120) if results else "none"
+            report(CLIENT, "record via MCP", "fail",
+                   f"{MCP_TERM} not in the glossary; tool offered: {offered}; tool_result: "
+                   f"{result}; {run.describe()}")
     finally:
         home.cleanup()
 
@@ -657,6 +691,7 @@ def main():
         guarded(check_session, SESSION_CHECKS, model)
         guarded(check_journal, JOURNAL_CHECKS, model)
         guarded(check_uninstall, UNINSTALL_CHECKS, model)
+        guarded(check_mcp, MCP_CHECKS, model)
     finally:
         model.stop()
     print(f"claude.py: {time.monotonic() - start:.1f}s", file=sys.stderr)

@@ -68,8 +68,9 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # leave no __pycache__ in the checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
-from common import (EXPLANATION, HIT_PROMPT, MISS_PROMPT, RECORD_COMMAND,  # noqa: E402
-                    RECORDED_TERM, TERM, FakeModel, Home, report, snapshot, snapshot_diff)
+from common import (EXPLANATION, HIT_PROMPT, MCP_ARGS, MCP_EXPLANATION,  # noqa: E402
+                    MCP_TERM, MISS_PROMPT, RECORD_COMMAND, RECORDED_TERM, TERM, FakeModel, Home,
+                    report, snapshot, snapshot_diff)
 
 CLIENT = "codex"
 RUN_TIMEOUT = 45             # one `codex exec`
@@ -108,10 +109,21 @@ class ResponsesModel(FakeModel):
         resp_id = self._id("resp")
         events = [("response.created", {"type": "response.created",
                                         "response": {"id": resp_id, "status": "in_progress"}})]
-        if isinstance(reply, dict) and "shell" in reply:
+        if isinstance(reply, dict) and "mcp" in reply:
+            # The MCP tool under whatever name Codex offers it (found in the request's tools).
+            name, namespace = mcp_tool_name(request, reply["mcp"])
+            self.offered_tool = name
             item = {"type": "function_call", "id": self._id("fc"), "call_id": self._id("call"),
-                    "name": "exec_command", "status": "completed",
-                    "arguments": json.dumps({"cmd": reply["shell"], "yield_time_ms": 10000})}
+                    "name": name or "missing_tool", "status": "completed",
+                    "arguments": json.dumps(reply["input"], ensure_ascii=False)}
+            if namespace:
+                item["namespace"] = namespace
+        if isinstance(reply, dict) and ("shell" in reply or "mcp" in reply):
+            if "shell" in reply:
+                item = {"type": "function_call", "id": self._id("fc"),
+                        "call_id": self._id("call"), "name": "exec_command",
+                        "status": "completed",
+                        "arguments": json.dumps({"cmd": reply["shell"], "yield_time_ms": 10000})}
             events += [
                 ("response.output_item.added", {"type": "response.output_item.added",
                                                 "output_index": 0,
@@ -180,6 +192,33 @@ class ResponsesModel(FakeModel):
                     outs.append(output if isinstance(output, str) else json.dumps(
                         output, ensure_ascii=False))
         return outs
+
+
+def mcp_tool_name(request, tool):
+    """The name (and namespace, if any) under which the request offers tinylingo's MCP `tool`:
+    a function whose name holds "tinylingo" and ends in the tool's name, or one named `tool`
+    inside a namespace that names tinylingo."""
+    def walk(value, namespace=None):
+        if isinstance(value, dict):
+            name = value.get("name")
+            if isinstance(name, str):
+                if "tinylingo" in name and name.endswith(tool) and value.get("type") != "namespace":
+                    return name, namespace
+                if name == tool and namespace and "tinylingo" in namespace:
+                    return name, namespace
+                if "tinylingo" in name and isinstance(value.get("tools"), list):
+                    return walk(value["tools"], name)
+            for v in value.values():
+                found = walk(v, namespace)
+                if found:
+                    return found
+        elif isinstance(value, list):
+            for v in value:
+                found = walk(v, namespace)
+                if found:
+                    return found
+        return None
+    return walk(request.get("tools") or []) or (None, None)
 
 
 def strings(value):
@@ -582,6 +621,40 @@ MAIN_CHECKS = ["hook ran", "explanation reached model", "instructions reached mo
                "record via shell", "broken: binary gone", "broken: index corrupted",
                "broken: glossary invalid"]
 JOURNAL_CHECKS = ["journal entry"]
+MCP_CHECKS = ["record via MCP"]
+
+
+def check_mcp(model):
+    """`install --mcp`: Codex starts `tinylingo mcp` from [mcp_servers.tinylingo] in
+    config.toml, outside the model's sandbox, so the `record` tool lands the term where the
+    shell's `tinylingo record` is blocked (workspace-write, no writable_roots)."""
+    home = new_home(model)
+    try:
+        no_tmp = ('\n[sandbox_workspace_write]\n'
+                  'exclude_slash_tmp = true\n'
+                  'exclude_tmpdir_env_var = true\n')
+        write_codex_config(home, model, extra=no_tmp)
+        # --allow-record approves the record tool: `codex exec` refuses an MCP call that needs
+        # approval ("MCP tool call requires approval, but approval policy is never").
+        home.tinylingo("install", "codex", "--mcp", "--allow-record")
+        model.clear()
+        model.offered_tool = None
+        model.replies[:] = [{"mcp": "record", "input": MCP_ARGS}]
+        rc, out, err = run_codex(home, f"记住：{MCP_TERM}的做法", "-s", "workspace-write")
+        outputs = model.function_outputs()
+        glossary = home.glossary()
+        if glossary.get(MCP_TERM) == MCP_EXPLANATION:
+            say("record via MCP", "pass",
+                f"tool {model.offered_tool!r} called under workspace-write (the shell's record "
+                f"is blocked there); glossary: {MCP_TERM} → {glossary[MCP_TERM]}")
+        else:
+            tools = [t.get("name") for r in model.turn_requests() for t in r.get("tools") or []
+                     if isinstance(t, dict)]
+            say("record via MCP", "fail",
+                f"exit {rc}; offered {model.offered_tool!r}; tools {tools[:12]}; output "
+                f"{tail(outputs[-1], 160) if outputs else 'none'}; stderr {tail(err)}")
+    finally:
+        home.cleanup()
 
 
 # --- thread journal ---------------------------------------------------------------------------
@@ -621,13 +694,14 @@ def main():
     common.binary()
     started = time.monotonic()
     if not os.access(common.client_bin("codex"), os.X_OK):
-        for check in MAIN_CHECKS + JOURNAL_CHECKS:
+        for check in MAIN_CHECKS + JOURNAL_CHECKS + MCP_CHECKS:
             say(check, "skip", f"no client at {common.client_bin('codex')}")
     else:
         model = ResponsesModel()
         try:
             guarded(MAIN_CHECKS, check_main, model)
             guarded(JOURNAL_CHECKS, check_journal, model)
+            guarded(MCP_CHECKS, check_mcp, model)
         finally:
             model.stop()
     guarded(["uninstall restores files"], check_uninstall)

@@ -32,6 +32,10 @@ MISS_PROMPT = "今天天气不错，随便聊聊"
 # What the fake model asks the client's shell tool to run, and the term it records.
 RECORDED_TERM = "联调环境"
 RECORD_COMMAND = 'tinylingo record 联调环境 "staging 集群 k8s-stg，入口 https://stg.example.invalid"'
+# What the fake model records through the MCP server's `record` tool (`install --mcp`).
+MCP_TERM = "灰度发布"
+MCP_EXPLANATION = "先发 5% 流量到 canary 组，观察 30 分钟再全量"
+MCP_ARGS = {"term": MCP_TERM, "explanation": MCP_EXPLANATION}
 
 # Environment variables that would point tinylingo or an assistant somewhere other than HOME,
 # or make a client talk to a real service.

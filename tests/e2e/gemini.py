@@ -58,8 +58,9 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
-from common import (EXPLANATION, HIT_PROMPT, MISS_PROMPT, RECORD_COMMAND,  # noqa: E402
-                    RECORDED_TERM, TERM, FakeModel, Home, report, snapshot, snapshot_diff)
+from common import (EXPLANATION, HIT_PROMPT, MCP_ARGS, MCP_EXPLANATION,  # noqa: E402
+                    MCP_TERM, MISS_PROMPT, RECORD_COMMAND, RECORDED_TERM, TERM, FakeModel, Home,
+                    report, snapshot, snapshot_diff)
 
 CLIENT = "gemini"
 MARK = "[TinyLingo]"
@@ -152,6 +153,12 @@ class FakeGemini(FakeModel):
             if isinstance(reply, dict) and "shell" in reply:
                 parts = [{"functionCall": {"name": self.shell_tool(req),
                                            "args": {"command": reply["shell"]}}}]
+            elif isinstance(reply, dict) and "mcp" in reply:
+                # The MCP tool under whatever name Gemini offers it.
+                names = tool_names(req)
+                name = next((n for n in names if n and "tinylingo" in n and n.endswith(reply["mcp"])),
+                            next((n for n in names if n == reply["mcp"]), "missing_tool"))
+                parts = [{"functionCall": {"name": name, "args": reply["input"]}}]
             else:
                 parts = [{"text": reply}]
         else:
@@ -571,6 +578,32 @@ def check_journal(model):
         g.home.cleanup()
 
 
+def check_mcp(model):
+    """`install --mcp`: Gemini CLI starts `tinylingo mcp` from `mcpServers` in its
+    settings.json and offers the tools; the model's call of `record` lands the term."""
+    g = Gemini(model)
+    try:
+        g.write_settings(BASE_SETTINGS)
+        # Headless, Gemini offers no MCP tool of a server it does not trust (nor the shell),
+        # unless --yolo: --allow-record writes "trust": true into our entry.
+        g.home.tinylingo("install", "gemini", "--mcp", "--allow-record")
+        model.clear()
+        model.replies = [{"mcp": "record", "input": MCP_ARGS}, "已记录"]
+        out, secs = g.run(f"记住：{MCP_TERM}的做法")
+        conv = model.conversation()
+        tools = [n for n in (tool_names(conv[0]) if conv else []) if n and "record" in n]
+        glossary = g.home.glossary()
+        if glossary.get(MCP_TERM) == MCP_EXPLANATION:
+            report(CLIENT, "record via MCP", "pass",
+                   f"{tools[0]} offered without --yolo (trusted server) and called; glossary: "
+                   f"{MCP_TERM} → {glossary[MCP_TERM]}")
+        else:
+            report(CLIENT, "record via MCP", "fail",
+                   f"record tools offered {tools}; " + outcome(out, g.home))
+    finally:
+        g.home.cleanup()
+
+
 def main():
     common.binary()
     gemini = Path(common.client_bin("gemini"))
@@ -580,6 +613,10 @@ def main():
     try:
         main_flow(model)
         check_journal(model)
+        try:
+            check_mcp(model)
+        except Exception as e:  # noqa: BLE001 - the table must still get the line
+            report(CLIENT, "record via MCP", "fail", f"driver error: {type(e).__name__}: {e}")
     finally:
         model.stop()
     uninstall_check()

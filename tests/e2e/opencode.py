@@ -64,8 +64,8 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
-from common import (EXPLANATION, HIT_PROMPT, MISS_PROMPT, RECORD_COMMAND,  # noqa: E402
-                    RECORDED_TERM, TERM, FakeModel, Home)
+from common import (EXPLANATION, HIT_PROMPT, MCP_ARGS, MCP_EXPLANATION,  # noqa: E402
+                    MCP_TERM, MISS_PROMPT, RECORD_COMMAND, RECORDED_TERM, TERM, FakeModel, Home)
 
 CLIENT = "opencode"
 START, END = "<!-- TINYLINGO-START -->", "<!-- TINYLINGO-END -->"
@@ -74,7 +74,7 @@ START, END = "<!-- TINYLINGO-START -->", "<!-- TINYLINGO-END -->"
 CHECKS = ["hook ran", "explanation reached model", "instructions reached model",
           "no term, nothing of ours", "record via shell", "broken: binary gone",
           "broken: index corrupted", "broken: glossary invalid", "journal entry",
-          "uninstall restores files"]
+          "record via MCP", "uninstall restores files"]
 # Each client run's bound, and the whole driver's (the runner kills it at 300 s).
 RUN_TIMEOUT = 60
 DEADLINE = time.monotonic() + 240
@@ -139,7 +139,17 @@ class ChatCompletions(FakeModel):
             call_id = f"chatcmpl-{self.calls}"
         base = {"id": call_id, "object": "chat.completion.chunk", "created": int(time.time()),
                 "model": data.get("model", "m")}
-        if isinstance(reply, dict) and "shell" in reply:
+        if isinstance(reply, dict) and "mcp" in reply:
+            # The MCP tool under whatever name OpenCode offers it.
+            names = [t.get("function", {}).get("name") for t in data.get("tools") or []]
+            name = next((n for n in names if n and "tinylingo" in n and n.endswith(reply["mcp"])),
+                        "missing_tool")
+            delta = {"role": "assistant", "content": None, "tool_calls": [{
+                "index": 0, "id": f"call_{self.calls}", "type": "function",
+                "function": {"name": name,
+                             "arguments": json.dumps(reply["input"], ensure_ascii=False)}}]}
+            finish = "tool_calls"
+        elif isinstance(reply, dict) and "shell" in reply:
             args = {"command": reply["shell"]}
             params = shell_params(data)
             if "description" in params:
@@ -527,6 +537,29 @@ def check_journal(model, deps):
         oc.cleanup()
 
 
+def check_mcp(model, deps):
+    """`install --mcp`: OpenCode starts `tinylingo mcp` from `mcp.tinylingo` in opencode.json
+    (`{"type": "local", "command": [...]}`) and offers its tools; the model's call of `record`
+    lands the term."""
+    oc = OpenCode(model, deps)
+    try:
+        oc.home.tinylingo("install", "opencode", "--mcp")
+        model.replies = [{"mcp": "record", "input": MCP_ARGS}, "Recorded."]
+        proc = oc.run(f"记住：{MCP_TERM}的做法")
+        model.replies = []
+        mains = model.main_requests()
+        names = [t.get("function", {}).get("name") for d in mains[:1] for t in d.get("tools") or []]
+        offered = [n for n in names if n and "tinylingo" in n]
+        glossary = oc.home.glossary()
+        if glossary.get(MCP_TERM) == MCP_EXPLANATION:
+            report("record via MCP", "pass", f"offered {offered}, record called; glossary: "
+                   f"{MCP_TERM} → {glossary[MCP_TERM]}")
+        else:
+            report("record via MCP", "fail", f"offered {offered}; {outcome(proc)}")
+    finally:
+        oc.cleanup()
+
+
 def main():
     common.binary()
     exe = common.client_bin("opencode")
@@ -540,6 +573,7 @@ def main():
             try:
                 check_session(model, deps)
                 check_journal(model, deps)
+                check_mcp(model, deps)
             finally:
                 model.stop()
         check_uninstall()

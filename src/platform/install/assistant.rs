@@ -4,9 +4,11 @@
 use std::fs;
 use std::path::Path;
 
-use super::report::{install_step, step, tilde, Action, Section, Verb};
+use super::report::{install_step, step, tilde, Action, Section, Step, Verb};
+use super::Options;
 use crate::error::{Error, Result};
 use crate::platform::instructions::{self, Edit, Unclosed};
+use crate::platform::mcp_config::{self, Doc, McpAllow, McpSpec};
 use crate::platform::settings_file::{self, Change, MARKER};
 use crate::platform::{Registration, Rules, Spec};
 use crate::store::files::read_if_exists;
@@ -28,11 +30,14 @@ pub(super) fn plan_install(
     spec: &Spec,
     home: &Path,
     link: &Path,
-    allow_record: bool,
+    Options { allow_record, mcp, .. }: Options,
     journal_on: bool,
 ) -> Result<Section> {
     let dir = spec.config_folder(home);
     let mut section = Section::new(spec.platform);
+    // Whether the MCP server is registered once this install is done (the instruction block
+    // then names its tools).
+    let mut mcp_on = false;
     if !dir.is_dir() {
         section.steps.push(step(Verb::Create, "folder", &dir, Action::MakeDir));
     }
@@ -43,12 +48,6 @@ pub(super) fn plan_install(
             let settings =
                 settings_file::parse(&path, bytes.as_deref().unwrap_or_default(), comments)?;
             let command = spec.hook_command(link);
-            let verb_of = |change| match change {
-                Change::Unchanged => Verb::Keep,
-                Change::Updated => Verb::Update,
-                Change::Removed => Verb::Remove,
-                Change::Added => Verb::Add,
-            };
             // One write of the file; a line in the report for each thing that changed in it.
             let prompt_hook = settings.install(&path, event, &entry, &command)?;
             let mut changes = vec![(verb_of(prompt_hook), format!("{event} hook"))];
@@ -75,12 +74,46 @@ pub(super) fn plan_install(
                     ));
                 }
             }
+            // The MCP tool's permission rule, where the server is (or is about to be) there.
+            if let Some(rule) = mcp_rule(spec) {
+                if allow_record && (mcp || mcp_config::registered(spec, home)) {
+                    let change = settings.allow(&path, rule)?;
+                    changes.push((verb_of(change), format!("allow rule {rule}")));
+                }
+            }
+            // Gemini CLI lists its MCP servers in the same settings file: one edit of both.
+            let settings = match spec.mcp.filter(|m| m.path(spec, home) == path) {
+                Some(m) => {
+                    let mut doc = Doc::Json(settings);
+                    if let Some((verb, on)) = mcp_edit(
+                        spec,
+                        &m,
+                        home,
+                        link,
+                        (mcp, allow_record),
+                        &mut doc,
+                        &path,
+                        &mut section,
+                    )? {
+                        changes.push((verb, MCP_WHAT.to_string()));
+                        mcp_on = on;
+                    }
+                    let Doc::Json(settings) = doc else { unreachable!("wrapped above") };
+                    settings
+                }
+                None => settings,
+            };
             let text = settings.render().into_bytes();
             let unchanged = bytes.as_deref() == Some(&text[..]);
             let mut action = if unchanged { Action::None } else { Action::Write(text) };
-            for (verb, what) in changes {
+            // The file's one write (and its install record) goes with the first line; the
+            // others only report, or applying them would note the old text as what was written.
+            for (i, (verb, what)) in changes.into_iter().enumerate() {
                 let this = std::mem::replace(&mut action, Action::None);
-                section.steps.push(install_step(verb, what, &path, this, bytes.as_deref()));
+                section.steps.push(match i {
+                    0 => install_step(verb, what, &path, this, bytes.as_deref()),
+                    _ => step(verb, what, &path, this),
+                });
             }
             if let Some(trust_note) = spec.trust_note {
                 section.notes.push(trust_note(&dir, &path, &settings.value(), event));
@@ -121,12 +154,26 @@ pub(super) fn plan_install(
             }
         }
     }
+    if let Some(m) = spec.mcp.filter(|m| !shares_hook_file(spec, m, home)) {
+        let path = m.path(spec, home);
+        let bytes = read_if_exists(&path)?;
+        let mut doc = mcp_config::parse(&m, &path, bytes.as_deref().unwrap_or_default())?;
+        if let Some((verb, on)) =
+            mcp_edit(spec, &m, home, link, (mcp, allow_record), &mut doc, &path, &mut section)?
+        {
+            let text = doc.render().into_bytes();
+            let action = if verb == Verb::Keep { Action::None } else { Action::Write(text) };
+            section.steps.push(install_step(verb, MCP_WHAT, &path, action, bytes.as_deref()));
+            mcp_on = on;
+        }
+    }
     match spec.rules {
         Rules::File(file) => {
             let path = dir.join(file);
             let old = read_if_exists(&path)?;
             let text = utf8_text(&path, old.as_deref().unwrap_or_default())?;
-            let edit = instructions::install(&text, crate::store::config::configured_language());
+            let edit =
+                instructions::install(&text, crate::store::config::configured_language(), mcp_on);
             let (verb, action) = match unclosed(&path, edit)? {
                 Edit::Unchanged => (Verb::Keep, Action::None),
                 Edit::Kept => (Verb::Leave, Action::None),
@@ -145,6 +192,79 @@ pub(super) fn plan_install(
     }
     section.notes.extend(spec.install_notes.iter().map(|n| n.to_string()));
     Ok(section)
+}
+
+/// What the report calls our MCP registration.
+const MCP_WHAT: &str = "MCP server (tinylingo mcp)";
+
+fn verb_of(change: Change) -> Verb {
+    match change {
+        Change::Unchanged => Verb::Keep,
+        Change::Updated => Verb::Update,
+        Change::Removed => Verb::Remove,
+        Change::Added => Verb::Add,
+    }
+}
+
+/// The permission rule that lets the model call the MCP server's `record` tool, for an
+/// assistant that keeps such rules in its hook settings file (Claude Code).
+fn mcp_rule(spec: &Spec) -> Option<&'static str> {
+    match spec.mcp?.allow {
+        McpAllow::Rule(rule) => Some(rule),
+        _ => None,
+    }
+}
+
+/// Whether the assistant lists its MCP servers in its hook settings file (Gemini CLI).
+fn shares_hook_file(spec: &Spec, mcp: &McpSpec, home: &Path) -> bool {
+    match spec.registration {
+        Registration::Command { file, .. } => {
+            mcp.path(spec, home) == spec.config_folder(home).join(file)
+        }
+        Registration::Plugin { .. } => false,
+    }
+}
+
+/// Registers the MCP server in `doc` when `wanted` (`install --mcp`) or when ours is there
+/// already (a plain install refreshes it, never drops it). Returns the report's verb and
+/// whether the server is ours once done; `None` when nothing is to be done.
+#[allow(clippy::too_many_arguments)]
+fn mcp_edit(
+    spec: &Spec,
+    mcp: &McpSpec,
+    home: &Path,
+    link: &Path,
+    (wanted, allow_record): (bool, bool),
+    doc: &mut Doc,
+    path: &Path,
+    section: &mut Section,
+) -> Result<Option<(Verb, bool)>> {
+    if !wanted && !doc.has_ours(mcp) {
+        return Ok(None);
+    }
+    match doc.install(mcp, path, link, allow_record)? {
+        mcp_config::Installed::Done(change) => {
+            if change == Change::Added && !allow_record && mcp.allow != McpAllow::Nothing {
+                section.notes.push(format!(
+                    "{} asks before the model calls the MCP server's record tool (and a \
+                     headless run refuses it): `tinylingo install {} --mcp --allow-record` lets \
+                     it through",
+                    spec.display, spec.name
+                ));
+            }
+            Ok(Some((verb_of(change), true)))
+        }
+        mcp_config::Installed::Foreign => {
+            section.notes.push(format!(
+                "{} already lists an MCP server named \"{}\" that tinylingo did not register: \
+                 left as it is ({} keeps the instruction block that names the shell command)",
+                tilde(home, path),
+                mcp_config::SERVER_NAME,
+                spec.display
+            ));
+            Ok(None)
+        }
+    }
 }
 
 pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) -> Result<Section> {
@@ -167,10 +287,34 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
                     .map(|b| b.value());
                 let hook = settings.uninstall(entry.grouped, before.as_ref());
                 let rule = spec.allow_rule.map(|r| settings.disallow(r, before.as_ref()));
-                if hook == Change::Removed || rule == Some(Change::Removed) {
+                let rule = mcp_rule(spec)
+                    .map(|r| settings.disallow(r, before.as_ref()))
+                    .filter(|c| *c == Change::Removed)
+                    .or(rule);
+                // Gemini CLI's MCP servers are in this file too.
+                let shared = spec.mcp.filter(|m| shares_hook_file(spec, m, home));
+                let mut mcp = Change::Unchanged;
+                let settings = match shared {
+                    Some(m) => {
+                        let mut doc = Doc::Json(settings);
+                        let before = mcp_before(&m, &path, installed);
+                        mcp = doc.uninstall(&m, before.as_ref());
+                        let Doc::Json(settings) = doc else { unreachable!("wrapped above") };
+                        settings
+                    }
+                    None => settings,
+                };
+                if hook == Change::Removed
+                    || rule == Some(Change::Removed)
+                    || mcp == Change::Removed
+                {
                     let edited = settings.render();
                     let restored = restore(installed, &path, &bytes, |b| {
-                        parse(b.as_bytes()).is_ok_and(|s| !s.has_ours(entry.grouped))
+                        let no_mcp = shared.is_none_or(|m| {
+                            mcp_config::parse(&m, &path, b.as_bytes())
+                                .is_ok_and(|d| !d.has_ours(&m))
+                        });
+                        no_mcp && parse(b.as_bytes()).is_ok_and(|s| !s.has_ours(entry.grouped))
                     });
                     let action = restored.unwrap_or_else(|| {
                         let created = installed.file(&path).is_some_and(|r| r.created());
@@ -180,7 +324,12 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
                             Action::Write(edited.into_bytes())
                         }
                     });
-                    section.steps.push(step(Verb::Remove, "tinylingo hook", &path, action));
+                    let what = if mcp == Change::Removed {
+                        format!("tinylingo hook and {MCP_WHAT}")
+                    } else {
+                        "tinylingo hook".to_string()
+                    };
+                    section.steps.push(step(Verb::Remove, what, &path, action));
                 }
             }
         }
@@ -205,6 +354,9 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
             }
         }
     }
+    if let Some(m) = spec.mcp.filter(|m| !shares_hook_file(spec, m, home)) {
+        section.steps.extend(mcp_removal(spec, &m, home, installed, true)?);
+    }
     if let Rules::File(file) = spec.rules {
         let path = dir.join(file);
         if let Some(bytes) = read_if_exists(&path)? {
@@ -228,6 +380,78 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
     // Only folders install created go, deepest first, and only when nothing is left in them.
     section.tidy = installed.folders_under(&dir);
     Ok(section)
+}
+
+/// `uninstall --mcp`: removes only the MCP server, and gives the instruction block back its
+/// variant that names the shell command.
+pub(super) fn plan_uninstall_mcp(
+    spec: &Spec,
+    home: &Path,
+    installed: &Installed,
+) -> Result<Section> {
+    let mut section = Section::new(spec.platform);
+    section.mcp_only = true;
+    let Some(m) = spec.mcp else { return Ok(section) };
+    // In a file of its own, the file can be given back as it was before install; in Gemini
+    // CLI's settings that text would drop the hooks too, so only our entry goes.
+    let alone = !shares_hook_file(spec, &m, home);
+    section.steps.extend(mcp_removal(spec, &m, home, installed, alone)?);
+    if section.steps.is_empty() {
+        return Ok(section);
+    }
+    if let Rules::File(file) = spec.rules {
+        let path = spec.config_folder(home).join(file);
+        if let Some(bytes) = read_if_exists(&path)? {
+            let text = utf8_text(&path, &bytes)?;
+            let language = crate::store::config::configured_language();
+            if let Edit::Replaced(new) =
+                unclosed(&path, instructions::install(&text, language, false))?
+            {
+                let action = Action::Write(new.into_bytes());
+                section.steps.push(step(Verb::Update, "instruction block", &path, action));
+            }
+        }
+    }
+    Ok(section)
+}
+
+/// The MCP file's text before install, parsed, when the install record has it.
+fn mcp_before(mcp: &McpSpec, path: &Path, installed: &Installed) -> Option<Doc> {
+    let before = installed.file(path)?.before.as_deref()?;
+    mcp_config::parse(mcp, path, before.as_bytes()).ok()
+}
+
+/// The step that removes our MCP entry from its file, if it is there. `may_restore`: the file
+/// may be given back as it was before install when nothing else changed it since.
+fn mcp_removal(
+    spec: &Spec,
+    mcp: &McpSpec,
+    home: &Path,
+    installed: &Installed,
+    may_restore: bool,
+) -> Result<Option<Step>> {
+    let path = mcp.path(spec, home);
+    let Some(bytes) = read_if_exists(&path)? else { return Ok(None) };
+    let mut doc = mcp_config::parse(mcp, &path, &bytes)?;
+    if doc.uninstall(mcp, mcp_before(mcp, &path, installed).as_ref()) != Change::Removed {
+        return Ok(None);
+    }
+    let restored = may_restore
+        .then(|| {
+            restore(installed, &path, &bytes, |b| {
+                mcp_config::parse(mcp, &path, b.as_bytes()).is_ok_and(|d| !d.has_ours(mcp))
+            })
+        })
+        .flatten();
+    let action = restored.unwrap_or_else(|| {
+        let created = installed.file(&path).is_some_and(|r| r.created());
+        if may_restore && created && doc.is_empty() && !is_link(&path) {
+            Action::Delete
+        } else {
+            Action::Write(doc.render().into_bytes())
+        }
+    });
+    Ok(Some(step(Verb::Remove, MCP_WHAT, &path, action)))
 }
 
 /// How uninstall gives a file back when it is still exactly what install last wrote: its

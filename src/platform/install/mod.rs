@@ -33,7 +33,7 @@ mod report;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use self::assistant::{is_link, plan_install, plan_uninstall};
+use self::assistant::{is_link, plan_install, plan_uninstall, plan_uninstall_mcp};
 pub(crate) use self::assistant::{is_our_plugin, plugin_source, utf8_text};
 pub(crate) use self::report::tilde;
 use self::report::{step, Action};
@@ -55,6 +55,9 @@ pub struct Options {
     pub dry_run: bool,
     /// Add the assistants' allow rule for `tinylingo record` (see [`Spec::allow_rule`]).
     pub allow_record: bool,
+    /// Install: register the MCP server too (see [`Spec::mcp`]). Uninstall: remove only the
+    /// MCP server, and give the instruction block back its shell-command variant.
+    pub mcp: bool,
 }
 
 /// Install or uninstall.
@@ -124,13 +127,14 @@ pub(crate) fn link_path(store: &Store) -> Result<PathBuf> {
 /// Reads everything involved and works out every change, writing nothing.
 fn plan(
     mode: Mode,
-    Options { dry_run, allow_record }: Options,
+    options: Options,
     journal_on: bool,
     targets: &[Platform],
     home: &Path,
     link: &Path,
     installed: &Installed,
 ) -> Result<Report> {
+    let dry_run = options.dry_run;
     let mut report = Report {
         mode,
         dry_run,
@@ -141,7 +145,8 @@ fn plan(
     };
     for &p in targets {
         let section = match mode {
-            Mode::Install => plan_install(p.spec(), home, link, allow_record, journal_on),
+            Mode::Install => plan_install(p.spec(), home, link, options, journal_on),
+            Mode::Uninstall if options.mcp => plan_uninstall_mcp(p.spec(), home, installed),
             Mode::Uninstall => plan_uninstall(p.spec(), home, installed),
         };
         let section = section.and_then(|s| writable(&s).map(|()| s));
@@ -149,6 +154,8 @@ fn plan(
     }
     match mode {
         Mode::Install => report.binary.push(plan_link(link)?),
+        // The hooks still run the link.
+        Mode::Uninstall if options.mcp => {}
         Mode::Uninstall => {
             // The link stays while any registration still runs it, a failed one included.
             let done = |p: &Platform| {
@@ -197,6 +204,24 @@ fn tidy(report: &Report, scripts: &Path, installed: &mut Installed) {
             let dir = section.platform.spec().config_folder(&report.home);
             for folder in &section.tidy {
                 let _ = fs::remove_dir(folder);
+            }
+            if section.mcp_only {
+                // The rest of the install stays: a file it changed keeps its record (the text
+                // from before install), now ending in what this wrote.
+                for s in &section.steps {
+                    match &s.action {
+                        Action::Write(bytes) if installed.file(&s.path).is_some() => {
+                            installed.wrote(&s.path, None, &String::from_utf8_lossy(bytes))
+                        }
+                        _ => installed.forget_under(&s.path),
+                    }
+                }
+                continue;
+            }
+            // A file outside the folder (Claude Code's ~/.claude.json) is forgotten by name.
+            let spec = section.platform.spec();
+            if let Some(m) = spec.mcp {
+                installed.forget_under(&m.path(spec, &report.home));
             }
             installed.forget_under(&dir);
         }
@@ -270,7 +295,7 @@ pub fn installed_assistants() -> Vec<Platform> {
 /// the link stays rather than leave a hook pointing at nothing).
 pub(crate) fn registered(spec: &Spec, home: &Path) -> bool {
     let dir = spec.config_folder(home);
-    match spec.registration {
+    let hook = match spec.registration {
         Registration::Command { file, entry, comments, .. } => {
             let path = dir.join(file);
             match read_if_exists(&path) {
@@ -283,7 +308,9 @@ pub(crate) fn registered(spec: &Spec, home: &Path) -> bool {
         Registration::Plugin { dir: sub, file, other_dirs } => std::iter::once(&sub)
             .chain(other_dirs)
             .any(|d| fs::read(dir.join(d).join(file)).is_ok_and(|b| is_our_plugin(&b))),
-    }
+    };
+    // The MCP server runs the link too.
+    hook || super::mcp_config::registered(spec, home)
 }
 
 /// Carries out the plan: the link first (so that no registration ever points at a missing

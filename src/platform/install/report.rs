@@ -75,6 +75,8 @@ pub struct Section {
     pub error: Option<Error>,
     /// Folders removed after an uninstall if nothing is left in them, deepest first.
     pub(super) tidy: Vec<PathBuf>,
+    /// `uninstall --mcp`: only the MCP registration goes (the record of the rest stays).
+    pub(super) mcp_only: bool,
 }
 
 impl Section {
@@ -86,6 +88,7 @@ impl Section {
             notes: Vec::new(),
             error: None,
             tidy: Vec::new(),
+            mcp_only: false,
         }
     }
 
