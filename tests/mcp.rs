@@ -132,11 +132,20 @@ fn every_tool_goes_through_the_store_the_cli_uses() {
     home.run(&["record", "提交", "no git push"]).ok();
     let a = s.ok("list", json!({}));
     assert_eq!(a["total"], 2);
-    assert_eq!(a["entries"][1], json!({"term": "提交", "explanation": "no git push"}));
+    assert_eq!(
+        a["entries"][1],
+        json!({"term": "提交", "explanation": "no git push", "scope": "user"})
+    );
     let a = s.ok("list", json!({"offset": 1, "limit": 1}));
-    assert_eq!(a["entries"], json!([{"term": "提交", "explanation": "no git push"}]));
+    assert_eq!(
+        a["entries"],
+        json!([{"term": "提交", "explanation": "no git push", "scope": "user"}])
+    );
     let a = s.ok("match", json!({"message": "帮我提交一下"}));
-    assert_eq!(a["exact"], json!([{"term": "提交", "explanation": "no git push"}]));
+    assert_eq!(
+        a["exact"],
+        json!([{"term": "提交", "explanation": "no git push", "scope": "user"}])
+    );
     assert!(a["injection"].as_str().unwrap().contains("- 提交: no git push"));
     // A conflict is a tool error with the CLI's message and a hint for the tool.
     let (error, text) = s.call("record", json!({"term": "提交", "explanation": "other"}));
@@ -384,7 +393,10 @@ fn search_stats_and_the_two_step_remove_share_the_clis_code() {
         a["entries"].as_array().unwrap().iter().map(|e| e["term"].as_str().unwrap()).collect();
     assert_eq!(terms, ["联调", "Staging"]);
     let a = s.ok("search", json!({"query": "staging", "term_only": true, "limit": 5}));
-    assert_eq!(a["entries"], json!([{"term": "Staging", "explanation": "the second cluster"}]));
+    assert_eq!(
+        a["entries"],
+        json!([{"term": "Staging", "explanation": "the second cluster", "scope": "user"}])
+    );
     let a = s.ok("stats", json!({}));
     assert_eq!(a["terms"], 3);
     assert_eq!(a["per_term"][0]["term"], "联调");

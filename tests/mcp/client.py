@@ -96,7 +96,7 @@ async def every_tool(home):
         assert a["status"] == "added", a
         assert cli(home, "list").stdout == "联调: USE_SOURCE in localConfig.cmake\n"
         a = await s.ok("list", {"limit": 10})
-        assert a["entries"] == [{"term": "联调", "explanation": "USE_SOURCE in localConfig.cmake"}], a
+        assert a["entries"] == [{"term": "联调", "explanation": "USE_SOURCE in localConfig.cmake", "scope": "user"}], a
         a = await s.ok("match", {"message": "联调怎么开"})
         assert [e["term"] for e in a["exact"]] == ["联调"], a
         assert "USE_SOURCE" in a["injection"], a
