@@ -514,7 +514,10 @@ mod tests {
         .unwrap();
         assert_eq!(p.value["was"], "x");
         let p = call(&store, "list", args(json!({"offset": 0, "limit": 5}))).unwrap();
-        assert_eq!(p.value["entries"], json!([{"term": "联调", "explanation": "y"}]));
+        assert_eq!(
+            p.value["entries"],
+            json!([{"term": "联调", "explanation": "y", "scope": "user"}])
+        );
         let p = call(&store, "remove", args(json!({"terms": ["联调"]}))).unwrap();
         assert_eq!(p.value["removed"], json!(["联调"]));
         let e = call(&store, "remove", args(json!({"terms": ["联调"]}))).unwrap_err();
