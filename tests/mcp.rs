@@ -21,7 +21,14 @@ struct Session {
 impl Session {
     /// Starts the server and completes the initialize handshake.
     fn start(home: &Home) -> (Session, Value) {
+        Session::start_in(home, home.path())
+    }
+
+    /// [`Session::start`] with the server running in `dir`, as an assistant starts it in the
+    /// project it works on.
+    fn start_in(home: &Home, dir: &std::path::Path) -> (Session, Value) {
         let mut cmd = home.command(&["mcp"]);
+        cmd.current_dir(dir);
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
         let mut child = cmd.spawn().expect("start tinylingo mcp");
         let stdin = child.stdin.take().unwrap();
@@ -416,4 +423,28 @@ fn search_stats_and_the_two_step_remove_share_the_clis_code() {
     let code = out.stdout.trim();
     assert_eq!(s.ok("remove", json!({"confirm": code}))["removed"], json!(["提交"]));
     s.finish();
+}
+
+#[test]
+fn record_with_project_writes_the_project_glossary_of_the_server_s_folder() {
+    let home = Home::new();
+    let repo = home.path().join("work/projecta");
+    std::fs::create_dir_all(repo.join("src")).unwrap();
+    let git = std::process::Command::new("git").args(["init", "-q"]).current_dir(&repo).status();
+    assert!(git.unwrap().success());
+    let (mut s, _) = Session::start_in(&home, &repo.join("src"));
+    let a = s.ok(
+        "record",
+        json!({"term": "智能抠图", "explanation": "ProjectA 背景移除模块，类名 BGRemover", "project": true}),
+    );
+    assert_eq!(a["scope"], "project");
+    s.finish();
+    // At the work tree's root, trusted (the user wrote it), and nothing in the user's own.
+    let file = repo.join(".tinylingo/glossary.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("BGRemover"), "{text}");
+    assert!(glossary(&home).is_empty());
+    let event = json!({"prompt": "智能抠图有个 bug", "cwd": repo.join("src")}).to_string();
+    let out = home.hook("claude", event.as_bytes());
+    assert!(out.stdout.contains("BGRemover"), "{}", out.stdout);
 }

@@ -50,14 +50,21 @@ pub const TOOLS: &[Tool] = &[
             to remember something, or when it took you several searches to find what a term \
             refers to. Make the explanation dense: project name, module path, class and \
             function names, the exact rule. A term already recorded with another explanation is \
-            refused unless force is true (then the explanation is replaced).",
+            refused unless force is true (then the explanation is replaced). A new entry much \
+            like a recorded one is refused as a near-duplicate, naming the similar entries: \
+            extend one of those instead (its term, the combined text, force: true), or pass \
+            force: true if it is really new. With project: true the term goes to the project's \
+            glossary (.tinylingo/glossary.json at the root of the git work tree of the folder \
+            the server runs in), which the team shares through git; use it for the project's own \
+            terms, not for the user's personal rules.",
         schema: || {
             json!({
                 "type": "object",
                 "properties": {
                     "term": {"type": "string", "description": "The trigger word, matched as a case-sensitive substring of prompts."},
                     "explanation": {"type": "string", "description": "What to tell the model when the term appears: names, paths, identifiers, rules."},
-                    "force": {"type": "boolean", "description": "Replace the explanation of a term that is already recorded.", "default": false}
+                    "force": {"type": "boolean", "description": "Replace the explanation of a term that is already recorded, or record past the near-duplicate check.", "default": false},
+                    "project": {"type": "boolean", "description": "Record in the project's shared glossary instead of the user's.", "default": false}
                 },
                 "required": ["term", "explanation"],
                 "additionalProperties": false
@@ -238,10 +245,26 @@ struct RecordArgs {
     explanation: String,
     #[serde(default)]
     force: bool,
+    #[serde(default)]
+    project: bool,
 }
 
 fn record(store: &Store, a: RecordArgs) -> Result<Payload> {
-    let outcome = match actions::record(store, &a.term, &a.explanation, a.force) {
+    // The project of the folder the assistant started the server in, as `record --project`
+    // takes the current folder's.
+    let project = match a.project {
+        true => {
+            let here = std::env::current_dir()
+                .map_err(|e| Error::io(".", "find the current folder", e))?;
+            Some(crate::project::for_writing(&here, store))
+        }
+        false => None,
+    };
+    let done = match &project {
+        Some(p) => actions::record_in_project(store, p, &a.term, &a.explanation, a.force),
+        None => actions::record(store, &a.term, &a.explanation, a.force),
+    };
+    let outcome = match done {
         Ok(outcome) => outcome,
         // The CLI's hints name `record --force`; here the switch is an argument.
         Err(e @ Error::Conflict { .. }) => {
@@ -270,6 +293,10 @@ fn record(store: &Store, a: RecordArgs) -> Result<Payload> {
     };
     let mut answer =
         json!({"status": status, "term": outcome.term, "explanation": outcome.explanation});
+    if let Some(p) = &project {
+        answer["scope"] = "project".into();
+        answer["glossary"] = p.glossary_path().display().to_string().into();
+    }
     if let Some(was) = was {
         answer["was"] = was.into();
     }
