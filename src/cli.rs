@@ -291,9 +291,9 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         #[arg(long, value_enum, default_value_t = DoctorFormat::Text)]
         format: DoctorFormat,
     },
-    /// Serve the tools (record, search, list, match, remove, stats, thread_show) to an assistant over the
-    /// Model Context Protocol, on stdin/stdout. The assistants start it themselves once
-    /// `tinylingo install --mcp` has registered it.
+    /// Serve the tools (record, search, list, match, remove, stats, thread_show) to an
+    /// assistant over the Model Context Protocol, on stdin/stdout. The assistants start it
+    /// themselves once `tinylingo install --mcp` has registered it.
     #[command(after_help = "Example (what an assistant runs):\n  tinylingo mcp")]
     Mcp,
     /// The hook entry point the assistants run: reads their event on stdin.
