@@ -2,7 +2,7 @@
 //!
 //! Every tool is a thin front-end over the library function the CLI calls for the same
 //! command ([`actions::record`], [`actions::remove`], [`removal`]'s two steps,
-//! [`crate::search`], [`crate::stats`], [`Glossary::load`], [`crate::hook::respond`],
+//! [`crate::search`], [`crate::stats`], [`crate::store::Glossary::load`], [`crate::hook::respond`],
 //! [`journal::day`]): the same locks, atomic writes, index rebuild and checks, and the same
 //! errors. What differs is only the shape of the answer (JSON, see [`super::hybrid`]) and how a
 //! refusal travels (an MCP tool error, see [`super::server`]).
