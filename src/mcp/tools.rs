@@ -515,7 +515,8 @@ mod tests {
             assert!(matches!(e, Error::BadInput { .. }), "{bad}: {e}");
             assert_eq!(
                 e.hint().unwrap(),
-                "the arguments are: term (string), explanation (string), force (boolean, optional)"
+                "the arguments are: term (string), explanation (string), force (boolean, \
+                 optional), project (boolean, optional)"
             );
         }
         // Nothing was written.
