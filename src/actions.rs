@@ -92,8 +92,9 @@ fn block_warning(term: &str, explanation: &str, settings: &Settings) -> Option<S
     ))
 }
 
-/// Removes terms. Those present are removed; when some were not there, the error names them and
-/// the closest recorded terms (exit 1), after the others were removed.
+/// Removes terms. Those present are removed (a term named twice, once); when some were not
+/// there, the error names them and the closest recorded terms (exit 1), after the others were
+/// removed.
 pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
     // With nothing recorded there is nothing to lock (locking would create the folder).
     let _lock = if store.dir().is_dir() { Some(store.lock()?) } else { None };
@@ -102,15 +103,16 @@ pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
     let mut removed = Vec::new();
     let mut missing = Vec::new();
     for term in terms {
+        if removed.contains(term) || missing.contains(&term.as_str()) {
+            continue;
+        }
         match glossary.remove(term) {
             Some(_) => removed.push(term.clone()),
             None => missing.push(term.as_str()),
         }
     }
     if !removed.is_empty() {
-        // A broken config.json is reported by `config`; its defaults apply here, as in the hook.
-        let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
-        save_and_reindex(store, &glossary, &settings, || Ok(()))?;
+        save(store, &glossary)?;
     }
     if missing.is_empty() {
         return Ok(removed);

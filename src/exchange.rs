@@ -18,6 +18,7 @@ use crate::actions;
 use crate::error::{Error, Result};
 use crate::matching::Origin;
 use crate::output::{unescape_tsv, Format, Records};
+use crate::store::files::json_detail;
 use crate::store::glossary::{checked_entry, pretty_json};
 use crate::store::{Glossary, Store};
 
@@ -176,7 +177,7 @@ fn bad_line(source: &str, line: usize, problem: String) -> Error {
 fn parse_json(source: &str, text: &str) -> Result<Vec<(String, String)>> {
     if text.trim_start().starts_with('[') {
         let items: Vec<Value> =
-            serde_json::from_str(text).map_err(|e| bad_line(source, e.line(), json_message(&e)))?;
+            serde_json::from_str(text).map_err(|e| bad_line(source, e.line(), json_detail(&e)))?;
         return items
             .iter()
             .enumerate()
@@ -198,14 +199,6 @@ fn parse_json(source: &str, text: &str) -> Result<Vec<(String, String)>> {
     Ok(glossary.iter().map(|(t, e)| (t.to_string(), e.to_string())).collect())
 }
 
-fn json_message(e: &serde_json::Error) -> String {
-    let msg = e.to_string();
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    }
-}
-
 fn entry_object(item: &Value) -> Option<(String, String)> {
     Some((item.get("term")?.as_str()?.to_string(), item.get("explanation")?.as_str()?.to_string()))
 }
@@ -217,7 +210,7 @@ fn parse_jsonl(source: &str, text: &str) -> Result<Vec<(String, String)>> {
             continue;
         }
         let item: Value = serde_json::from_str(line).map_err(|e| {
-            bad_line(source, i + 1, format!("not a JSON object: {}", json_message(&e)))
+            bad_line(source, i + 1, format!("not a JSON object: {}", json_detail(&e)))
         })?;
         let entry = entry_object(&item).ok_or_else(|| {
             bad_line(

@@ -220,16 +220,7 @@ pub(super) fn remove(
         (_, Some(code)) => removal::confirm(store, code)?,
         (Some(query), None) if yes => removal::remove_matching(store, query, scope)?,
         (Some(query), None) => return preview(store, query, scope, project),
-        (None, None) => {
-            // A term named twice is removed once, not refused the second time.
-            let mut unique: Vec<String> = Vec::with_capacity(terms.len());
-            for t in terms {
-                if !unique.contains(t) {
-                    unique.push(t.clone());
-                }
-            }
-            actions::remove(store, &unique)?
-        }
+        (None, None) => actions::remove(store, terms)?,
     };
     report_removed(&removed);
     Ok(SUCCESS)

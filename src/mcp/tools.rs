@@ -425,16 +425,7 @@ struct RemoveArgs {
 
 fn remove(store: &Store, a: RemoveArgs) -> Result<Payload> {
     let removed = match (a.terms, a.search, a.confirm) {
-        (Some(terms), None, None) if !terms.is_empty() => {
-            // A term named twice is removed once, as in the CLI.
-            let mut unique: Vec<String> = Vec::with_capacity(terms.len());
-            for t in terms {
-                if !unique.contains(&t) {
-                    unique.push(t);
-                }
-            }
-            actions::remove(store, &unique)?
-        }
+        (Some(terms), None, None) if !terms.is_empty() => actions::remove(store, &terms)?,
         (None, Some(query), None) => {
             let scope = if a.term_only { Scope::TermOnly } else { Scope::Both };
             let p = removal::preview(store, &query, scope)?;

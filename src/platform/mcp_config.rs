@@ -373,20 +373,9 @@ mod tests {
     use super::*;
 
     const BIN: &str = "/h/.config/tinylingo/scripts/tinylingo";
-    const CLAUDE: McpSpec = McpSpec {
-        file: McpFile::ClaudeGlobal,
-        format: McpFormat::Json {
-            key: "mcpServers",
-            comments: false,
-            entry: JsonEntry::CommandArgs { typed: true },
-        },
-        allow: McpAllow::Rule("mcp__tinylingo__record"),
-    };
-    const CODEX: McpSpec = McpSpec {
-        file: McpFile::InFolder("config.toml"),
-        format: McpFormat::Toml,
-        allow: McpAllow::CodexApproval,
-    };
+    // The assistants' own entries, so that these tests edit files the way install does.
+    const CLAUDE: &McpSpec = crate::platform::claude::SPEC.mcp.as_ref().expect("Claude has one");
+    const CODEX: &McpSpec = crate::platform::codex::SPEC.mcp.as_ref().expect("Codex has one");
 
     fn round_trip(mcp: &McpSpec, before: &str) -> String {
         let path = Path::new("f");
@@ -409,7 +398,7 @@ mod tests {
     #[test]
     fn json_entries_are_added_beside_the_users_and_removed_again() {
         let before = "{\n  \"numStartups\": 3,\n  \"mcpServers\": {\n    \"other\": {\"command\": \"x\"}\n  }\n}\n";
-        let after = round_trip(&CLAUDE, before);
+        let after = round_trip(CLAUDE, before);
         let v: Value = serde_json::from_str(&after).unwrap();
         assert_eq!(v["mcpServers"]["other"], json!({"command": "x"}));
         assert_eq!(
@@ -419,33 +408,33 @@ mod tests {
         assert!(after.starts_with(
             "{\n  \"numStartups\": 3,\n  \"mcpServers\": {\n    \"other\": {\"command\": \"x\"},\n"
         ));
-        round_trip(&CLAUDE, "{}");
-        round_trip(&CLAUDE, "{\"mcpServers\": {}}");
+        round_trip(CLAUDE, "{}");
+        round_trip(CLAUDE, "{\"mcpServers\": {}}");
     }
 
     #[test]
     fn toml_keeps_comments_and_order() {
         let before = "# my codex\nmodel = \"o4\"  # the model\n\n[mcp_servers.other]\ncommand = \"x\"\n\n[projects.\"/w\"]\ntrust_level = \"trusted\"\n";
-        let after = round_trip(&CODEX, before);
+        let after = round_trip(CODEX, before);
         // Beside the other servers, everything else as it was.
         let ours = "[mcp_servers.tinylingo]\ncommand = \"/h/.config/tinylingo/scripts/tinylingo\"\nargs = [\"mcp\"]\n\n";
         let at = before.find("[projects").unwrap();
         assert_eq!(after, format!("{}{ours}{}", &before[..at], &before[at..]));
-        let after = round_trip(&CODEX, "model = \"o4\"\n");
+        let after = round_trip(CODEX, "model = \"o4\"\n");
         assert_eq!(after, "model = \"o4\"\n\n[mcp_servers.tinylingo]\ncommand = \"/h/.config/tinylingo/scripts/tinylingo\"\nargs = [\"mcp\"]\n");
-        round_trip(&CODEX, "");
+        round_trip(CODEX, "");
     }
 
     #[test]
     fn an_entry_of_the_users_own_is_left_alone() {
         let mine =
             "{\"mcpServers\": {\"tinylingo\": {\"command\": \"tinylingo\", \"args\": [\"mcp\"]}}}";
-        let mut doc = parse(&CLAUDE, Path::new("f"), mine.as_bytes()).unwrap();
+        let mut doc = parse(CLAUDE, Path::new("f"), mine.as_bytes()).unwrap();
         assert_eq!(
-            doc.install(&CLAUDE, Path::new("f"), Path::new(BIN), false).unwrap(),
+            doc.install(CLAUDE, Path::new("f"), Path::new(BIN), false).unwrap(),
             Installed::Foreign
         );
-        assert_eq!(doc.uninstall(&CLAUDE, None), Change::Unchanged);
+        assert_eq!(doc.uninstall(CLAUDE, None), Change::Unchanged);
         assert_eq!(doc.render(), mine);
     }
 
@@ -453,8 +442,8 @@ mod tests {
     fn an_outdated_entry_is_updated() {
         let old =
             "[mcp_servers.tinylingo]\ncommand = \"/old/scripts/tinylingo\"\nargs = [\"mcp\"]\n";
-        let mut doc = parse(&CODEX, Path::new("f"), old.as_bytes()).unwrap();
-        let change = doc.install(&CODEX, Path::new("f"), Path::new(BIN), false).unwrap();
+        let mut doc = parse(CODEX, Path::new("f"), old.as_bytes()).unwrap();
+        let change = doc.install(CODEX, Path::new("f"), Path::new(BIN), false).unwrap();
         assert_eq!(change, Installed::Done(Change::Updated));
         assert!(doc.render().contains(BIN));
     }
@@ -462,16 +451,16 @@ mod tests {
     #[test]
     fn what_the_user_added_to_our_entry_stays() {
         let mine = "[mcp_servers.tinylingo]\ncommand = \"/old/scripts/tinylingo\"\nargs = [\"mcp\"]\n\n[mcp_servers.tinylingo.tools.record]\napproval_mode = \"approve\"\n";
-        let mut doc = parse(&CODEX, Path::new("f"), mine.as_bytes()).unwrap();
-        let change = doc.install(&CODEX, Path::new("f"), Path::new(BIN), false).unwrap();
+        let mut doc = parse(CODEX, Path::new("f"), mine.as_bytes()).unwrap();
+        let change = doc.install(CODEX, Path::new("f"), Path::new(BIN), false).unwrap();
         assert_eq!(change, Installed::Done(Change::Updated));
         assert_eq!(doc.render(), mine.replace("/old", "/h/.config/tinylingo"));
-        let mut doc = parse(&CODEX, Path::new("f"), doc.render().as_bytes()).unwrap();
-        let change = doc.install(&CODEX, Path::new("f"), Path::new(BIN), false).unwrap();
+        let mut doc = parse(CODEX, Path::new("f"), doc.render().as_bytes()).unwrap();
+        let change = doc.install(CODEX, Path::new("f"), Path::new(BIN), false).unwrap();
         assert_eq!(change, Installed::Done(Change::Unchanged));
         let mine = r#"{"mcpServers": {"tinylingo": {"command": "/old/scripts/tinylingo", "env": {"A": "1"}}}}"#;
-        let mut doc = parse(&CLAUDE, Path::new("f"), mine.as_bytes()).unwrap();
-        doc.install(&CLAUDE, Path::new("f"), Path::new(BIN), false).unwrap();
+        let mut doc = parse(CLAUDE, Path::new("f"), mine.as_bytes()).unwrap();
+        doc.install(CLAUDE, Path::new("f"), Path::new(BIN), false).unwrap();
         let v: Value = serde_json::from_str(&doc.render()).unwrap();
         assert_eq!(v["mcpServers"]["tinylingo"]["env"], json!({"A": "1"}));
         assert_eq!(v["mcpServers"]["tinylingo"]["type"], "stdio");
@@ -480,27 +469,27 @@ mod tests {
     #[test]
     fn allow_record_approves_codexs_record_tool() {
         let path = Path::new("f");
-        let mut doc = parse(&CODEX, path, b"").unwrap();
-        doc.install(&CODEX, path, Path::new(BIN), true).unwrap();
+        let mut doc = parse(CODEX, path, b"").unwrap();
+        doc.install(CODEX, path, Path::new(BIN), true).unwrap();
         let text = doc.render();
         assert!(
             text.ends_with("[mcp_servers.tinylingo.tools.record]\napproval_mode = \"approve\"\n"),
             "{text}"
         );
-        let mut doc = parse(&CODEX, path, text.as_bytes()).unwrap();
-        let change = doc.install(&CODEX, path, Path::new(BIN), true).unwrap();
+        let mut doc = parse(CODEX, path, text.as_bytes()).unwrap();
+        let change = doc.install(CODEX, path, Path::new(BIN), true).unwrap();
         assert_eq!(change, Installed::Done(Change::Unchanged));
-        assert_eq!(doc.uninstall(&CODEX, None), Change::Removed);
+        assert_eq!(doc.uninstall(CODEX, None), Change::Removed);
         assert_eq!(doc.render(), "");
     }
 
     #[test]
     fn wrong_shapes_and_bad_files_are_refused() {
-        let mut doc = parse(&CLAUDE, Path::new("f"), b"{\"mcpServers\": []}").unwrap();
-        assert!(doc.install(&CLAUDE, Path::new("f"), Path::new(BIN), false).is_err());
-        let mut doc = parse(&CODEX, Path::new("f"), b"mcp_servers = 1\n").unwrap();
-        assert!(doc.install(&CODEX, Path::new("f"), Path::new(BIN), false).is_err());
-        let e = parse(&CODEX, Path::new("f"), b"a = 1\n[[x\n").err().unwrap();
+        let mut doc = parse(CLAUDE, Path::new("f"), b"{\"mcpServers\": []}").unwrap();
+        assert!(doc.install(CLAUDE, Path::new("f"), Path::new(BIN), false).is_err());
+        let mut doc = parse(CODEX, Path::new("f"), b"mcp_servers = 1\n").unwrap();
+        assert!(doc.install(CODEX, Path::new("f"), Path::new(BIN), false).is_err());
+        let e = parse(CODEX, Path::new("f"), b"a = 1\n[[x\n").err().unwrap();
         assert!(matches!(e, Error::BadFile { line: Some(2), .. }), "{e}");
     }
 }

@@ -271,12 +271,7 @@ fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
 /// Turns a serde_json error into our error, naming the file and the line. `expected` says what
 /// the file should hold, for errors where the JSON is valid but of the wrong shape.
 pub fn json_error(path: &Path, bytes: &[u8], e: &serde_json::Error, expected: &str) -> Error {
-    // serde_json's message ends with " at line L column C"; we report the line on its own.
-    let msg = e.to_string();
-    let detail = match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    };
+    let detail = json_detail(e);
     let problem = match e.classify() {
         // serde's own words for a wrong shape ("invalid type: …") need the shape we expected;
         // our own checks (a repeated term) say it all.
@@ -292,6 +287,16 @@ pub fn json_error(path: &Path, bytes: &[u8], e: &serde_json::Error, expected: &s
         line = line.map(|l| line_of_comma_before(bytes, l, e.column()));
     }
     Error::BadFile { path: path.to_path_buf(), line, problem }
+}
+
+/// serde_json's message without its " at line L column C" ending: we report the line on its
+/// own.
+pub fn json_detail(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    }
 }
 
 /// The line of the last non-blank byte before (line, column), both 1-based.
