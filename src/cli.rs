@@ -41,13 +41,16 @@ enum Command {
     #[command(
         after_help = "Examples:\n  tinylingo record 智能抠图 \"ProjectA 背景移除模块，类名 BGRemover，位于 src/modules/bgremove/\"\n  \
 tinylingo record 提交 \"git commit 后不要执行 git push\"\n  \
-tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
+tinylingo record --force 提交 \"git commit 后由用户决定是否推送\"\n  \
+tinylingo record 发布流程 - < docs/release-notes.md"
     )]
     Record {
-        /// The trigger word, matched as a case-sensitive substring of prompts (surrounding
-        /// spaces are removed; at most 200 characters, on one line).
+        /// The trigger word, matched in prompts case-sensitively, as a whole word when it
+        /// starts or ends with an ASCII letter or digit (surrounding spaces are removed; at most
+        /// 200 characters, on one line).
         term: String,
         /// What to tell the model when the term appears: names, paths, identifiers, rules.
+        /// `-` reads it from standard input (UTF-8; for a text too long for the command line).
         explanation: String,
         /// Replace the explanation of a term that is already recorded; record a new term even
         /// when it looks like a recorded one (skips the near-duplicate check), or is a single
@@ -62,6 +65,10 @@ tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
     /// Remove recorded terms: by name, or every entry a search finds (in two steps).
     #[command(
         visible_alias = "rm",
+        // The three ways in the usage line, which clap shows with a missing argument too.
+        override_usage = "tinylingo remove [--project] <TERMS>...\n       \
+tinylingo remove [--project] --search <QUERY> [--term-only] [--yes]\n       \
+tinylingo remove [--project] --confirm <CODE>",
         after_help = "By name, the terms go at once. With --search, the entries that match are \
 shown with a confirmation code and nothing is removed yet: type the code when asked (on a \
 terminal), or run `tinylingo remove --confirm CODE` within 5 minutes. A code is used once and \
@@ -121,7 +128,9 @@ tinylingo search git --format jsonl")]
     },
     /// Print the glossary for sharing: JSON (the glossary file's format), JSONL, TSV, Markdown.
     #[command(after_help = "JSON (the default) is one glossary file: yours, unless --project \
-says the project's. The other formats carry both, with a scope.\n\nExamples:\n  \
+says the project's. The other formats carry both, each entry with its scope (project or \
+user): the last field of jsonl and tsv, a Scope column in Markdown when a project's entries \
+are there.\n\nExamples:\n  \
 tinylingo export > glossary-backup.json\n  \
 tinylingo export --format md > docs/glossary.md\n  tinylingo export --search ProjectA --format tsv")]
     Export {
@@ -222,7 +231,7 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
         no_llm: bool,
         /// Print exactly what the hook would print for this assistant (no session, so no
         /// de-duplication), instead of the debug view.
-        #[arg(long, value_parser = platform_name, conflicts_with_all = ["json", "format"])]
+        #[arg(long, value_parser = platform_name(), conflicts_with_all = ["json", "format"])]
         platform: Option<Platform>,
     },
     /// Register the prompt hook and the instruction block with the assistants.
@@ -233,7 +242,7 @@ else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
 tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinylingo install --mcp")]
     Install {
         /// claude, cursor, opencode, codex or gemini.
-        #[arg(value_parser = platform_name)]
+        #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
         #[arg(long)]
@@ -253,7 +262,7 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinyli
 tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run\n  tinylingo uninstall --mcp")]
     Uninstall {
         /// claude, cursor, opencode, codex or gemini.
-        #[arg(value_parser = platform_name)]
+        #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
         #[arg(long)]
@@ -302,7 +311,7 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
     )]
     Hook {
         /// claude, cursor, opencode, codex or gemini.
-        #[arg(value_parser = platform_name)]
+        #[arg(value_parser = platform_name())]
         platform: Platform,
     },
 }
@@ -340,6 +349,11 @@ impl FormatArgs {
     fn get(self) -> Format {
         Format::chosen(self.format, self.json)
     }
+
+    /// The format asked for, `None` when none was.
+    fn explicit(self) -> Option<Format> {
+        (self.format.is_some() || self.json).then(|| self.get())
+    }
 }
 
 /// How `doctor` prints its checks.
@@ -349,11 +363,13 @@ enum DoctorFormat {
     Json,
 }
 
-fn platform_name(s: &str) -> std::result::Result<Platform, String> {
-    Platform::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
-        format!("unknown platform (known: {})", names.join(", "))
-    })
+/// An assistant's name. Its possible values are listed, so that the shell completions offer
+/// them and a wrong name is answered with the list.
+fn platform_name() -> impl clap::builder::TypedValueParser<Value = Platform> {
+    use clap::builder::TypedValueParser;
+    let names = Platform::ALL.map(Platform::name);
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|name| Platform::from_name(&name).expect("one of the possible values"))
 }
 
 fn language_code(s: &str) -> std::result::Result<Language, String> {
@@ -423,13 +439,32 @@ fn run(command: Command) -> Result<u8> {
             eprintln!("  hint: {hint}");
         }
     }
+    // Every command that reads the settings says when config.json is broken or holds values
+    // it ignores (`config` and `thread` refuse a broken one instead).
+    if matches!(
+        command,
+        Command::Remove { .. }
+            | Command::List { .. }
+            | Command::Search { .. }
+            | Command::Export { .. }
+            | Command::Import { .. }
+            | Command::Stats { .. }
+    ) {
+        warn_config(&store);
+    }
     match command {
         Command::Record { term, explanation, force, project } => {
+            let explanation =
+                if explanation == "-" { entries::explanation_from_stdin()? } else { explanation };
             warn_config(&store);
             let outcome = if project {
                 let project = project::for_writing(&current_dir()?, &store);
+                let note = project.creation_note();
                 let outcome =
                     actions::record_in_project(&store, &project, &term, &explanation, force)?;
+                if let Some(note) = note {
+                    eprintln!("{note}");
+                }
                 eprintln!("Project glossary: {}", project.glossary_path().display());
                 outcome
             } else {
@@ -473,10 +508,14 @@ fn run(command: Command) -> Result<u8> {
                 return entries::import(&store, &file, format, on_conflict, dry_run, json);
             }
             let project = project::for_writing(&current_dir()?, &store);
+            let note = project.creation_note().filter(|_| !dry_run);
             let code = entries::import(&project.store, &file, format, on_conflict, dry_run, json)
                 .map_err(|e| project.explain(e))?;
             if !dry_run {
                 actions::adopt(&store, &project)?;
+            }
+            if let Some(note) = note {
+                eprintln!("{note}");
             }
             eprintln!("Project glossary: {}", project.glossary_path().display());
             Ok(code)
@@ -488,6 +527,9 @@ fn run(command: Command) -> Result<u8> {
                 eprintln!("Trusted: {}", folder.display());
             } else {
                 eprintln!("Already trusted: {}", folder.display());
+            }
+            if let Some(note) = project::trust_note(&folder, &store) {
+                eprintln!("tinylingo: note: {note}");
             }
             Ok(SUCCESS)
         }
@@ -509,7 +551,8 @@ fn run(command: Command) -> Result<u8> {
         Command::Config { key: None, format, .. } => {
             let config = Config::load(&store)?;
             warn_config(&store);
-            show::config_all(&config, format.get())
+            // Without --format: JSON, the settings file's own shape.
+            show::config_all(&config, format.explicit().unwrap_or(Format::Json))
         }
         Command::Config { key: Some(key), value: None, format } => {
             show::config_one(&Config::load(&store)?, &key, format.get())

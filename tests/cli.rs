@@ -263,9 +263,23 @@ fn remove_with_one_missing_term_says_so_and_exits_1() {
 }
 
 #[test]
+fn remove_names_what_it_removed_and_suggests_from_one_cjk_char() {
+    let home = Home::seeded();
+    let out = home.run(&["remove", "联调", "提交", "nosuch"]);
+    out.expect_code(1);
+    assert!(out.stderr.contains("not recorded: \"nosuch\"; removed: 联调, 提交"), "{}", out.stderr);
+    let out = home.run(&["remove", "抠"]);
+    out.expect_code(1);
+    assert!(out.stderr.contains("hint: closest recorded terms: 智能抠图"), "{}", out.stderr);
+}
+
+#[test]
 fn remove_needs_a_term() {
     let home = Home::seeded();
-    home.run(&["remove"]).expect_code(2);
+    let out = home.run(&["remove"]);
+    out.expect_code(2);
+    // The other ways in are named too.
+    assert!(out.stderr.contains("tinylingo remove [--project] --search <QUERY>"), "{}", out.stderr);
     assert_eq!(home.run(&["list"]).stdout.lines().count(), 4);
 }
 
@@ -322,6 +336,8 @@ fn nested_terms_both_hit() {
 #[test]
 fn overlapping_terms_both_hit() {
     let home = Home::new();
+    // Overlaps inside one word: what plain substring matching finds.
+    home.run(&["config", "matching.wordBoundary", "false"]).ok();
     home.record_all(&[("abc", "one"), ("bcd", "two"), ("cdx", "three")]);
     assert_eq!(exact_terms(&home, "abcd"), ["abc", "bcd"]);
     assert_eq!(exact_terms(&home, "xabcdx"), ["abc", "bcd", "cdx"]);
