@@ -10,7 +10,7 @@
 //! * edit distance (Levenshtein, on characters) at most 40 % of the longer term
 //!   (`sumbit` → `submit`, `提交代码` → `提交代吗`).
 
-use crate::duplicates::words::is_cjk;
+use crate::ops::duplicates::words::is_cjk;
 
 /// Up to `n` recorded terms that look like `query`, the most alike first (ties in glossary
 /// order).
