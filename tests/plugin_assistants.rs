@@ -264,3 +264,16 @@ fn the_parent_folders_install_made_go_with_uninstall() {
     h.ok(&["uninstall", "pi"]);
     assert!(h.exists(".pi") && !h.exists(".pi/agent"));
 }
+
+#[test]
+fn completions_and_errors_name_every_assistant() {
+    let h = Home::new();
+    let script = h.ok(&["completions", "bash"]);
+    for name in ["claude", "cursor", "opencode", "codex", "gemini", "pi", "kilo"] {
+        assert!(script.contains(name), "{name} missing from the completions");
+    }
+    let out = h.run(&["install", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("pi, kilo"), "{err}");
+}
