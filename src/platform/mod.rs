@@ -129,7 +129,8 @@ pub enum Registration {
         /// Folders the assistant also loads plugins from, where an older install may have put
         /// ours; uninstall looks there too.
         other_dirs: &'static [&'static str],
-        /// The file's text, placeholders and all (see [`install::plugin_source`]).
+        /// The file's text, with placeholders for the binary's path, the journal's state and
+        /// the assistant's name and display name, which install fills in.
         source: &'static str,
         /// What the report calls it ("chat.message plugin").
         what: &'static str,
