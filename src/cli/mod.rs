@@ -233,12 +233,12 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
     },
     /// Register the prompt hook and the instruction block with the assistants.
     #[command(after_help = "With no argument, every assistant whose settings folder exists \
-(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini). A named assistant is installed \
-even when its folder is missing. Installing again refreshes everything and changes nothing \
+(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini, ~/.pi/agent, ~/.config/kilo). \
+A named assistant is installed even when its folder is missing. Installing again refreshes everything and changes nothing \
 else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
 tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinylingo install --mcp")]
     Install {
-        /// claude, cursor, opencode, codex or gemini.
+        /// claude, cursor, opencode, codex, gemini, pi or kilo.
         #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
@@ -258,7 +258,7 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinyli
     #[command(after_help = "With no argument, from every assistant.\n\nExamples:\n  \
 tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run\n  tinylingo uninstall --mcp")]
     Uninstall {
-        /// claude, cursor, opencode, codex or gemini.
+        /// claude, cursor, opencode, codex, gemini, pi or kilo.
         #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
@@ -307,7 +307,7 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
     )]
     Hook {
-        /// claude, cursor, opencode, codex or gemini.
+        /// claude, cursor, opencode, codex, gemini, pi or kilo.
         #[arg(value_parser = platform_name())]
         platform: Platform,
     },
@@ -360,13 +360,12 @@ enum DoctorFormat {
     Json,
 }
 
-/// An assistant's name. Its possible values are listed, so that the shell completions offer
-/// them and a wrong name is answered with the list.
+/// An assistant's name, one of a fixed list: clap's error names them all, and the shell
+/// completion scripts offer them.
 fn platform_name() -> impl clap::builder::TypedValueParser<Value = Platform> {
     use clap::builder::TypedValueParser;
-    let names = Platform::ALL.map(Platform::name);
-    clap::builder::PossibleValuesParser::new(names)
-        .map(|name| Platform::from_name(&name).expect("one of the possible values"))
+    clap::builder::PossibleValuesParser::new(Platform::ALL.map(Platform::name))
+        .map(|name: String| Platform::from_name(&name).expect("one of the possible values"))
 }
 
 fn language_code(s: &str) -> std::result::Result<Language, String> {
