@@ -11,12 +11,14 @@ pub mod block;
 mod claude;
 mod codex;
 pub mod codex_trust;
+mod copilot;
 mod cursor;
 mod gemini;
 pub mod install;
 pub mod instructions;
 pub mod mcp_config;
 mod opencode;
+mod qwen;
 pub mod settings_file;
 
 use std::path::{Path, PathBuf};
@@ -31,6 +33,8 @@ pub enum Platform {
     OpenCode,
     Codex,
     Gemini,
+    Copilot,
+    Qwen,
 }
 
 /// How an assistant's answer is shaped on stdout.
@@ -41,6 +45,10 @@ pub enum OutputShape {
     /// the context in its own `<hook_context>` and escapes every `<` and `>` in it, so the model
     /// would read `&lt;system-reminder&gt;`).
     HookSpecific { event_name: &'static str, tags: bool },
+    /// `{"additionalContext":…}` at the top level; nothing on no hit. GitHub Copilot CLI reads
+    /// only this (Claude Code's `hookSpecificOutput` is ignored) and wraps the text in a
+    /// `<system_reminder>` of its own, so the block goes without its tags.
+    TopLevel,
     /// Cursor: always a JSON object, `{"continue":true}` plus `additional_context` on a hit.
     Cursor,
     /// The block as plain text (the OpenCode plugin turns it into a message part).
@@ -154,8 +162,16 @@ pub enum Rules {
 }
 
 impl Platform {
-    pub const ALL: [Platform; 5] =
-        [Platform::Claude, Platform::Cursor, Platform::OpenCode, Platform::Codex, Platform::Gemini];
+    /// Every assistant, in the order install and doctor report them.
+    pub const ALL: [Platform; 7] = [
+        Platform::Claude,
+        Platform::Cursor,
+        Platform::OpenCode,
+        Platform::Codex,
+        Platform::Gemini,
+        Platform::Copilot,
+        Platform::Qwen,
+    ];
 
     pub fn spec(self) -> &'static Spec {
         match self {
@@ -164,6 +180,8 @@ impl Platform {
             Platform::OpenCode => &opencode::SPEC,
             Platform::Codex => &codex::SPEC,
             Platform::Gemini => &gemini::SPEC,
+            Platform::Copilot => &copilot::SPEC,
+            Platform::Qwen => &qwen::SPEC,
         }
     }
 
@@ -291,6 +309,10 @@ impl Spec {
                 )
             }
             (OutputShape::HookSpecific { .. }, None) => None,
+            (OutputShape::TopLevel, Some(ctx)) => {
+                Some(serde_json::json!({ "additionalContext": block::untagged(ctx) }).to_string())
+            }
+            (OutputShape::TopLevel, None) => None,
             (OutputShape::Cursor, Some(ctx)) => {
                 Some(serde_json::json!({ "continue": true, "additional_context": ctx }).to_string())
             }

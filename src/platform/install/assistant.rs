@@ -44,6 +44,10 @@ pub(super) fn plan_install(
     match spec.registration {
         Registration::Command { file, event, entry, comments } => {
             let path = dir.join(file);
+            // A hook file in a folder of the assistant's (Copilot's `hooks/`).
+            if let Some(folder) = path.parent().filter(|f| *f != dir && !f.is_dir()) {
+                section.steps.push(step(Verb::Create, "folder", folder, Action::MakeDir));
+            }
             let bytes = read_if_exists(&path)?;
             let settings =
                 settings_file::parse(&path, bytes.as_deref().unwrap_or_default(), comments)?;
