@@ -16,6 +16,8 @@ Setup facts (Copilot CLI 1.0.102), learned by running it:
   through without a word. `agentStop` gives `transcriptPath` (session-state/<id>/events.jsonl,
   whose `assistant.message` entry, model and content, is written before the hook runs).
 - ~/.copilot/copilot-instructions.md reaches the system message whole, markers included.
+- MCP: `mcpServers` in ~/.copilot/mcp-config.json, tools named `tinylingo-record` and so on;
+  headless, a call needs `--allow-tool 'tinylingo(record)'` (no setting in a file allows it).
 - Copilot writes session-state/, logs/ and more into ~/.copilot when it runs, so the uninstall
   check never runs the client.
 """
@@ -36,6 +38,9 @@ class Copilot(hookfile.Client):
     prompt_event = "userPromptSubmitted"
     after_event = "agentStop"
     rules = "copilot-instructions.md"
+
+    # Copilot keeps tool approvals on the command line only.
+    mcp_flags = ["--allow-tool", "tinylingo(record)"]
 
     def command(self, prompt):
         return [common.client_bin("copilot"), "-s", "--no-auto-update", "-p", prompt]

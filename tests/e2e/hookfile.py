@@ -47,12 +47,31 @@ class ChatFake(FakeModel):
             data = json.loads(body or "{}")
         except ValueError:
             return self.send_json(handler, {"error": {"message": "body is not JSON"}}, 400)
-        reply = str(self.next_reply()) if self.is_main(data) else "ok"
+        reply = self.next_reply() if self.is_main(data) else "ok"
         with self.lock:
             self.calls += 1
             call_id = f"chatcmpl-{self.calls}"
         base = {"id": call_id, "created": int(time.time()), "model": data.get("model", "m")}
         usage = {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
+        if isinstance(reply, dict) and "mcp" in reply:
+            # The MCP tool under whatever name the client offers it.
+            # Qwen Code declares MCP tools lazily: named in the system prompt, found through its
+            # tool_search, callable by name.
+            names = [t.get("function", {}).get("name") or "" for t in data.get("tools") or []]
+            names += re.findall(r"[\w-]*tinylingo[\w-]*", request_text(data))
+            name = next((n for n in names if "tinylingo" in n and n.endswith(reply["mcp"])),
+                        "missing_tool")
+            call = {"index": 0, "id": f"call_{self.calls}", "type": "function",
+                    "function": {"name": name,
+                                 "arguments": json.dumps(reply["input"], ensure_ascii=False)}}
+            delta = {"role": "assistant", "content": None, "tool_calls": [call]}
+            return self.send_sse(handler, [
+                (None, dict(base, object="chat.completion.chunk",
+                            choices=[{"index": 0, "delta": delta, "finish_reason": None}])),
+                (None, dict(base, object="chat.completion.chunk",
+                            choices=[{"index": 0, "delta": {}, "finish_reason": "tool_calls"}])),
+                (None, "[DONE]")])
+        reply = str(reply)
         if not data.get("stream"):
             message = {"role": "assistant", "content": reply}
             return self.send_json(handler, dict(base, object="chat.completion", usage=usage,
@@ -99,6 +118,10 @@ class Client:
     def command(self, prompt):
         raise NotImplementedError
 
+    # What a headless run needs to let the model call the MCP server's `record` tool, besides
+    # `install --mcp --allow-record`.
+    mcp_flags = []
+
     def env(self):
         raise NotImplementedError
 
@@ -107,10 +130,12 @@ class Client:
         """Whether a request is the conversation (not a side request)."""
         return bool(data.get("tools"))
 
-    def run(self, prompt):
+    def run(self, prompt, *flags):
         """Runs one prompt headless; returns the CompletedProcess (returncode None: killed)."""
         timeout = max(5, min(RUN_TIMEOUT, DEADLINE - time.monotonic()))
-        proc = subprocess.Popen(self.command(prompt), env=self.env(), cwd=self.home.work,
+        cmd = self.command(prompt)
+        cmd[1:1] = flags
+        proc = subprocess.Popen(cmd, env=self.env(), cwd=self.home.work,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
         try:
@@ -263,6 +288,30 @@ def check_journal(cls, model, report):
         c.home.cleanup()
 
 
+def check_mcp(cls, model, report):
+    """`install --mcp --allow-record`: the client starts `tinylingo mcp` and offers its tools;
+    the model's call of `record` lands the term."""
+    c = cls(model)
+    try:
+        c.setup()
+        c.home.tinylingo("install", c.name, "--mcp", "--allow-record")
+        model.clear()
+        model.replies = [{"mcp": "record", "input": common.MCP_ARGS}, "已记录"]
+        proc = c.run(f"记住：{common.MCP_TERM}的做法", *c.mcp_flags)
+        model.replies = []
+        calls = [c["function"]["name"] for d in model.mains() for m in d.get("messages", [])
+                 for c in m.get("tool_calls") or []]
+        glossary = c.home.glossary()
+        if glossary.get(common.MCP_TERM) == common.MCP_EXPLANATION:
+            report("record via MCP", "pass", f"{calls[0] if calls else '?'} called"
+                   f"{' with ' + ' '.join(c.mcp_flags) if c.mcp_flags else ''}; glossary: "
+                   f"{common.MCP_TERM} → {glossary[common.MCP_TERM]}")
+        else:
+            report("record via MCP", "fail", f"tool calls: {calls}; " + c.outcome(proc))
+    finally:
+        c.home.cleanup()
+
+
 def check_uninstall(cls, cases, report):
     """install + uninstall leave the home byte for byte (no client run in between): `cases`
     are (name, {path under the folder: text}) pairs."""
@@ -308,7 +357,7 @@ def main(cls, uninstall_cases):
 
     model = ChatFake(cls.is_main)
     try:
-        for check in (check_session, check_journal):
+        for check in (check_session, check_journal, check_mcp):
             try:
                 check(cls, model, report)
             except Exception as e:  # noqa: BLE001 - the table must still get a line

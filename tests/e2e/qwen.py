@@ -17,6 +17,8 @@ Node 22), learned by running it and reading its bundled cli.js:
 - On its first start Qwen rewrites settings.json: it adds `"$version": 4` and reformats the
   file (keeping a `settings.json.orig`), so the uninstall check never runs the client.
 - ~/.qwen/QWEN.md reaches the system prompt whole, markers included.
+- MCP: `mcpServers` in settings.json; the tools are declared lazily (named in the system prompt
+  as `mcp__tinylingo__record` and so on, found through `tool_search`) and callable by name.
 - Qwen relaunches itself in a second node process unless QWEN_CODE_NO_RELAUNCH is set (as
   Gemini CLI does); set, a prompt takes ~10 s here instead of ~20 s.
 """
