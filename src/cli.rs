@@ -232,7 +232,7 @@ even when its folder is missing. Installing again refreshes everything and chang
 else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
 tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinylingo install --mcp")]
     Install {
-        /// The assistants (all when none is named).
+        /// The assistants (with none, every one whose folder exists).
         #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
@@ -240,7 +240,8 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinyli
         dry_run: bool,
         /// Claude Code: let the model run `tinylingo record` without asking (adds the allow
         /// rule `Bash(tinylingo record:*)`; uninstall removes it). With --mcp, Claude Code,
-        /// Codex and Gemini CLI also let it call the MCP server's record tool without asking.
+        /// Codex, Gemini CLI and Qwen Code also let it call the MCP server's record tool
+        /// without asking.
         #[arg(long)]
         allow_record: bool,
         /// Also register the MCP server (`tinylingo mcp`) with each assistant; the instruction
