@@ -224,9 +224,9 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
     },
     /// Register the prompt hook and the instruction block with the assistants.
     #[command(after_help = "With no argument, every assistant whose settings folder exists \
-(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini, ~/.copilot, ~/.qwen). A named assistant is installed \
-even when its folder is missing. Installing again refreshes everything and changes nothing \
-else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
+(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini, ~/.copilot, ~/.qwen, ~/.pi/agent, \
+~/.config/kilo). A named assistant is installed even when its folder is missing. Installing again \
+refreshes everything and changes nothing else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
 tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinylingo install --mcp")]
     Install {
         /// The assistants (with none, every one whose folder exists).
@@ -352,7 +352,7 @@ enum DoctorFormat {
 fn platform_name() -> impl clap::builder::TypedValueParser<Value = Platform> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(Platform::ALL.map(Platform::name))
-        .map(|name| Platform::from_name(&name).expect("one of the possible values"))
+        .map(|name: String| Platform::from_name(&name).expect("one of the possible values"))
 }
 
 fn language_code(s: &str) -> std::result::Result<Language, String> {

@@ -12,6 +12,8 @@
 //! | OpenCode (our plugin, on `session.idle`) | `response` | `prompt` | `model` |
 //! | GitHub Copilot CLI `agentStop` | the transcript (`transcriptPath`) | kept by the prompt hook, else the transcript | the transcript |
 //! | Qwen Code `Stop` | `last_assistant_message` | kept by the prompt hook | the transcript, if it names one |
+//! | Kilo (OpenCode's plugin, on `session.idle`) | `response` | `prompt` | `model` |
+//! | Pi (our extension, on `agent_end`) | `response` | `prompt` | `model` |
 //!
 //! so one reading serves them all: the first of the known fields that is there. A model no
 //! source names is `unknown`.

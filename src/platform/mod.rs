@@ -16,8 +16,10 @@ mod cursor;
 mod gemini;
 pub mod install;
 pub mod instructions;
+mod kilo;
 pub mod mcp_config;
 mod opencode;
+mod pi;
 mod qwen;
 pub mod settings_file;
 
@@ -35,6 +37,8 @@ pub enum Platform {
     Gemini,
     Copilot,
     Qwen,
+    Pi,
+    Kilo,
 }
 
 /// How an assistant's answer is shaped on stdout.
@@ -125,13 +129,19 @@ pub enum Registration {
         comments: bool,
         entry: CommandEntry,
     },
-    /// A JavaScript plugin file, `dir/file` under `config_dir`, that runs the hook itself.
+    /// A plugin file (JavaScript or TypeScript), `dir/file` under `config_dir`, that runs the
+    /// hook itself.
     Plugin {
         dir: &'static str,
         file: &'static str,
         /// Folders the assistant also loads plugins from, where an older install may have put
         /// ours; uninstall looks there too.
         other_dirs: &'static [&'static str],
+        /// The file's text, with placeholders for the binary's path, the journal's state and
+        /// the assistant's name and display name, which install fills in.
+        source: &'static str,
+        /// What the report calls it ("chat.message plugin").
+        what: &'static str,
     },
 }
 
@@ -163,7 +173,7 @@ pub enum Rules {
 
 impl Platform {
     /// Every assistant, in the order install and doctor report them.
-    pub const ALL: [Platform; 7] = [
+    pub const ALL: [Platform; 9] = [
         Platform::Claude,
         Platform::Cursor,
         Platform::OpenCode,
@@ -171,6 +181,8 @@ impl Platform {
         Platform::Gemini,
         Platform::Copilot,
         Platform::Qwen,
+        Platform::Pi,
+        Platform::Kilo,
     ];
 
     pub fn spec(self) -> &'static Spec {
@@ -182,6 +194,8 @@ impl Platform {
             Platform::Gemini => &gemini::SPEC,
             Platform::Copilot => &copilot::SPEC,
             Platform::Qwen => &qwen::SPEC,
+            Platform::Pi => &pi::SPEC,
+            Platform::Kilo => &kilo::SPEC,
         }
     }
 

@@ -33,6 +33,7 @@ const FOREIGN_ENV: &[&str] = &[
     "GEMINI_CLI_HOME",
     "COPILOT_HOME",
     "QWEN_HOME",
+    "PI_CODING_AGENT_DIR",
 ];
 
 pub struct Home {
