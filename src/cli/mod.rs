@@ -38,13 +38,16 @@ enum Command {
     #[command(
         after_help = "Examples:\n  tinylingo record 智能抠图 \"ProjectA 背景移除模块，类名 BGRemover，位于 src/modules/bgremove/\"\n  \
 tinylingo record 提交 \"git commit 后不要执行 git push\"\n  \
-tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
+tinylingo record --force 提交 \"git commit 后由用户决定是否推送\"\n  \
+tinylingo record 发布流程 - < docs/release-notes.md"
     )]
     Record {
-        /// The trigger word, matched as a case-sensitive substring of prompts (surrounding
-        /// spaces are removed; at most 200 characters, on one line).
+        /// The trigger word, matched in prompts case-sensitively, as a whole word when it
+        /// starts or ends with an ASCII letter or digit (surrounding spaces are removed; at most
+        /// 200 characters, on one line).
         term: String,
         /// What to tell the model when the term appears: names, paths, identifiers, rules.
+        /// `-` reads it from standard input (UTF-8; for a text too long for the command line).
         explanation: String,
         /// Replace the explanation of a term that is already recorded; record a new term even
         /// when it looks like a recorded one (skips the near-duplicate check), or is a single
@@ -59,6 +62,10 @@ tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
     /// Remove recorded terms: by name, or every entry a search finds (in two steps).
     #[command(
         visible_alias = "rm",
+        // The three ways in the usage line, which clap shows with a missing argument too.
+        override_usage = "tinylingo remove [--project] <TERMS>...\n       \
+tinylingo remove [--project] --search <QUERY> [--term-only] [--yes]\n       \
+tinylingo remove [--project] --confirm <CODE>",
         after_help = "By name, the terms go at once. With --search, the entries that match are \
 shown with a confirmation code and nothing is removed yet: type the code when asked (on a \
 terminal), or run `tinylingo remove --confirm CODE` within 5 minutes. A code is used once and \
@@ -118,7 +125,9 @@ tinylingo search git --format jsonl")]
     },
     /// Print the glossary for sharing: JSON (the glossary file's format), JSONL, TSV, Markdown.
     #[command(after_help = "JSON (the default) is one glossary file: yours, unless --project \
-says the project's. The other formats carry both, with a scope.\n\nExamples:\n  \
+says the project's. The other formats carry both, each entry with its scope (project or \
+user): the last field of jsonl and tsv, a Scope column in Markdown when a project's entries \
+are there.\n\nExamples:\n  \
 tinylingo export > glossary-backup.json\n  \
 tinylingo export --format md > docs/glossary.md\n  tinylingo export --search ProjectA --format tsv")]
     Export {
@@ -337,6 +346,11 @@ impl ScopeArgs {
 impl FormatArgs {
     fn get(self) -> Format {
         Format::chosen(self.format, self.json)
+    }
+
+    /// The format asked for, `None` when none was.
+    fn explicit(self) -> Option<Format> {
+        (self.format.is_some() || self.json).then(|| self.get())
     }
 }
 
