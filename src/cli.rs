@@ -594,6 +594,11 @@ pub(crate) fn print_install(report: install::Report) -> Result<u8> {
         return Ok(SUCCESS);
     }
     print!("{report}");
+    Ok(print_failures(&report))
+}
+
+/// Names each assistant install or uninstall failed for, with the hint; returns the exit code.
+pub(crate) fn print_failures(report: &install::Report) -> u8 {
     let mut code = SUCCESS;
     for (assistant, e) in report.failures() {
         eprintln!("tinylingo: {assistant}: {e}");
@@ -602,7 +607,7 @@ pub(crate) fn print_install(report: install::Report) -> Result<u8> {
         }
         code = e.exit_code().max(2) as u8;
     }
-    Ok(code)
+    code
 }
 
 /// Prints the warnings about values in config.json that are ignored.

@@ -4,13 +4,16 @@
 //!
 //! The after-response hook takes it (reads and deletes it) to pair the prompt with the answer.
 //! A second prompt before the answer replaces the first: the answer belongs to the last one.
-//! Written unsynced, like the session state: a power cut costs at most one entry's prompt.
+//! Written unsynced and in place, like the session state: a power cut costs at most one
+//! entry's prompt.
 
 use std::fs;
+use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::store::files::open_regular;
 use crate::store::sessions::{session_path, sessions_dir};
 use crate::store::Store;
 
@@ -29,17 +32,29 @@ fn path(store: &Store, session: &str) -> std::path::PathBuf {
 }
 
 /// Keeps `pending` for `session`, replacing what was kept.
+///
+/// Written in place, not through a temporary file and a rename: this runs in front of every
+/// prompt while the journal is on, and the rename's directory update was most of its cost. A
+/// reader that comes upon a half-written file (a prompt sent while the last answer's hook
+/// runs) finds JSON that does not parse, which reads as nothing kept.
 pub fn keep(store: &Store, session: &str, pending: &Pending) -> Result<()> {
-    let dir = sessions_dir(store);
-    fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, "create folder", e))?;
     let path = path(store, session);
-    let tmp = path.with_extension(format!("prompt.{}.tmp", std::process::id()));
     let text = serde_json::to_string(pending).expect("a pending prompt serialises");
-    fs::write(&tmp, text).map_err(|e| Error::io(&tmp, "write", e))?;
-    fs::rename(&tmp, &path).map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        Error::io(&path, "replace", e)
-    })
+    let write = || -> std::io::Result<()> {
+        let mut options = fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        open_regular(&path, &mut options)?.write_all(text.as_bytes())
+    };
+    match write() {
+        // The first prompt ever kept: the folder comes first.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = sessions_dir(store);
+            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, "create folder", e))?;
+            write()
+        }
+        result => result,
+    }
+    .map_err(|e| Error::io(&path, "write", e))
 }
 
 /// Takes what was kept for `session`, if anything: it is deleted, so an answer is paired with
