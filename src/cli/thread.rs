@@ -64,7 +64,7 @@ pub fn run(store: &Store, action: Action) -> Result<u8> {
 /// (reinstalling adds the after-response hooks while the journal is on, removes them after).
 /// Only what changed is printed: the rest of install's report is the same as before.
 fn switch(store: &Store, on: bool) -> Result<u8> {
-    crate::actions::set_config(store, "thread.enabled", if on { "true" } else { "false" })?;
+    crate::ops::actions::set_config(store, "thread.enabled", if on { "true" } else { "false" })?;
     let journal = Journal::of(store)?;
     if on {
         eprintln!("The thread journal is on, writing to {}.", journal.dir.display());

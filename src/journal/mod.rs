@@ -2,7 +2,8 @@
 //! (`../shared/design/thread-journal.md`, from the seed `thread-record.zh.md`).
 //!
 //! One Markdown file a day, `thread-YYYY-MM-DD.md` in the journal's folder, each entry the
-//! user's whole request and a summary of the answer ([`summary`]) under the seed's headings:
+//! user's whole request and a summary of the answer ([`summary`]) under the seed's headings
+//! (with `language` `en`, their English counterparts: [`labels`]):
 //!
 //! ~~~text
 //! ## 交互记录 3
@@ -22,23 +23,23 @@
 //! ~~~
 //!
 //! The two halves arrive apart: the prompt at the prompt hook, the answer at the assistant's
-//! after-response event ([`after`]). While the journal is on, the prompt hook keeps each
+//! after-response event ([`crate::hook::after`]). While the journal is on, the prompt hook keeps each
 //! session's prompt ([`pending`]); the after-response hook pairs it with the answer and writes
 //! the entry. While it is off the prompt hook does nothing more than before: one archived
 //! boolean is read.
 //!
-//! Writing an entry takes the journal's own lock, counts the entries already in the day's file
-//! and appends the new one in a single write, so sessions finishing together never share a
-//! number or interleave. A failure (disk full, a read-only folder) is the hook's to swallow: the
+//! Writing an entry takes the journal's own lock, numbers it from the count kept in the lock
+//! file (`tally.rs`; the day's file is counted only when that count does not match it) and
+//! appends it in a single write, so sessions finishing together never share a number or
+//! interleave. A failure (disk full, a read-only folder) is the hook's to swallow: the
 //! journal is a record, never a reason to disturb the assistant.
 
-pub mod after;
 mod clock;
 pub mod labels;
 pub mod pending;
 pub mod summary;
 mod tally;
-mod transcript;
+pub mod transcript;
 
 use std::fs::{self, OpenOptions};
 use std::io::{Read, Write};
