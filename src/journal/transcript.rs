@@ -1,9 +1,9 @@
 //! What an assistant's transcript file says of the last exchange: the prompt, the answer, the
-//! model (see the table in [`super::after`]).
+//! model (see the table in [`crate::hook::after`]).
 //!
 //! A transcript grows with its session, to megabytes, and the exchange the after-response hook
 //! wants is at its end. So a JSONL transcript (Claude Code, Gemini CLI 0.61) is read
-//! backwards, a block at a time ([`TailLines`]), and only until the typed prompt is found:
+//! backwards, a block at a time (`TailLines`), and only until the typed prompt is found:
 //! the hook's cost does not grow with the session. Gemini's older session file, one JSON
 //! object, is still read whole.
 
@@ -28,7 +28,7 @@ pub struct Transcript {
 impl Transcript {
     /// Claude Code runs its `Stop` hook before it has written the answer to the transcript
     /// (measured: 5 to 50 ms later; a new session's file may not exist yet). So the hook waits
-    /// for an answer in the file, a little: at most [`SETTLE`], then takes what is there.
+    /// for an answer in the file, a little: at most `SETTLE` (300 ms), then takes what is there.
     pub fn read_settled(path: String) -> Transcript {
         let started = Instant::now();
         loop {
