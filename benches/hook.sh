@@ -20,7 +20,8 @@
 #                           first N of the user's synthetic ones: each project hit shadows a user
 #                           hit, the block keeps its size, and what is added is the walk, the
 #                           second index and the merge. Without PROJECT the event's cwd is a
-#                           folder with no project glossary above it (the walk finds nothing).
+#                           folder with no project glossary above it, and no folder is trusted
+#                           (so the hook does not walk up).
 #
 # Quote the ratios and medians: absolute times drift on shared machines, ratios measured in
 # one run do not.
