@@ -492,10 +492,10 @@ pub(crate) fn is_our_plugin(spec: &Spec, bytes: &[u8]) -> bool {
 }
 
 /// Whether `bytes` is our plugin, written while the journal was on (its `JOURNAL` line).
-pub(crate) fn plugin_journal_on(bytes: &[u8]) -> bool {
+pub(crate) fn plugin_journal_on(spec: &Spec, bytes: &[u8]) -> bool {
     // The template's `JOURNAL` line with PLUGIN_JOURNAL replaced as `plugin_source` does.
     const ON_LINE: &str = "const JOURNAL = \"on\" === ";
-    is_our_plugin(bytes) && String::from_utf8_lossy(bytes).contains(ON_LINE)
+    is_our_plugin(spec, bytes) && String::from_utf8_lossy(bytes).contains(ON_LINE)
 }
 
 pub(super) fn not_our_plugin(path: &Path) -> Error {

@@ -307,9 +307,11 @@ pub fn journal_hooked_assistants() -> Vec<Platform> {
                         .is_ok_and(|s| s.ours_under(after, entry.grouped).is_some())
                 })
             }
-            (Registration::Plugin { dir: sub, file, other_dirs }, _) => std::iter::once(&sub)
-                .chain(other_dirs)
-                .any(|d| fs::read(dir.join(d).join(file)).is_ok_and(|b| plugin_journal_on(&b))),
+            (Registration::Plugin { dir: sub, file, other_dirs, .. }, _) => {
+                std::iter::once(&sub).chain(other_dirs).any(|d| {
+                    fs::read(dir.join(d).join(file)).is_ok_and(|b| plugin_journal_on(spec, &b))
+                })
+            }
             _ => false,
         }
     };
