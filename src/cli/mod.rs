@@ -429,6 +429,11 @@ pub(crate) fn print_install(report: install::Report) -> Result<u8> {
         return Ok(SUCCESS);
     }
     print!("{report}");
+    Ok(print_failures(&report))
+}
+
+/// Names each assistant install or uninstall failed for, with the hint; returns the exit code.
+pub(crate) fn print_failures(report: &install::Report) -> u8 {
     let mut code = SUCCESS;
     for (assistant, e) in report.failures() {
         eprintln!("tinylingo: {assistant}: {e}");
@@ -437,5 +442,5 @@ pub(crate) fn print_install(report: install::Report) -> Result<u8> {
         }
         code = e.exit_code().max(2) as u8;
     }
-    Ok(code)
+    code
 }

@@ -440,6 +440,8 @@ def check_journal(client, home, exchange, *, model_source, found_in, unknown_ok=
 def journal_case(client, home, exchange, model_source, found_in, unknown_ok, settings, event,
                  prompt_event, plugin):
     home.tinylingo("install", client)
+    # The journal follows `language`; these checks read the seed's Chinese headings.
+    home.tinylingo("config", "language", "zh")
     on = home.tinylingo("thread", "on", check=False)
     if on.returncode != 0:
         return "fail", (f"tinylingo thread on: exit {on.returncode}: "

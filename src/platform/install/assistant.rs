@@ -522,6 +522,13 @@ pub(crate) fn is_our_plugin(spec: &Spec, bytes: &[u8]) -> bool {
     bytes.starts_with(signature.as_bytes())
 }
 
+/// Whether `bytes` is our plugin, written while the journal was on (its `JOURNAL` line).
+pub(crate) fn plugin_journal_on(spec: &Spec, bytes: &[u8]) -> bool {
+    // The template's `JOURNAL` line with PLUGIN_JOURNAL replaced as `plugin_source` does.
+    const ON_LINE: &str = "const JOURNAL = \"on\" === ";
+    is_our_plugin(spec, bytes) && String::from_utf8_lossy(bytes).contains(ON_LINE)
+}
+
 pub(super) fn not_our_plugin(path: &Path) -> Error {
     Error::BadInput {
         problem: format!("{} exists and was not written by tinylingo", path.display()),
