@@ -1,6 +1,7 @@
 //! Command-line parsing and printing. Every decision lives in the library; this module turns
 //! arguments into calls and results into text (data on stdout, messages on stderr).
 
+mod check;
 mod entries;
 mod show;
 mod thread;
@@ -10,6 +11,7 @@ use clap::{Parser, Subcommand};
 use crate::actions;
 use crate::error::Result;
 use crate::exchange::{ExportFormat, ImportFormat};
+use crate::guard::secrets::Policy;
 use crate::language::Language;
 use crate::output::Format;
 use crate::platform::{install, instructions, Platform};
@@ -58,6 +60,10 @@ tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
         /// created at the git work tree's root the first time; trusts that folder.
         #[arg(long)]
         project: bool,
+        /// Record in your own glossary even though the text looks like it holds a credential
+        /// (an API key, a token, a private key, a password). Not with --project.
+        #[arg(long, conflicts_with = "project")]
+        allow_secret: bool,
     },
     /// Remove recorded terms: by name, or every entry a search finds (in two steps).
     #[command(
@@ -159,12 +165,34 @@ tinylingo export | ssh other-host tinylingo import - --skip-existing")]
         /// Import into the project glossary (created as by `record --project`).
         #[arg(long)]
         project: bool,
+        /// Import into your own glossary even though an entry looks like it holds a
+        /// credential. Not with --project.
+        #[arg(long, conflicts_with = "project")]
+        allow_secret: bool,
     },
     /// How big the glossary is and which terms prompts hit (from the hook's usage log).
     #[command(after_help = "The hook notes each prompt that hits (`config stats.enabled \
 false` stops it).\n\nExamples:\n  tinylingo stats\n  tinylingo stats --format tsv | \
 awk -F'\\t' '$2 == 0' # terms never hit")]
     Stats {
+        #[command(flatten)]
+        format: FormatArgs,
+        #[command(flatten)]
+        scope: ScopeArgs,
+    },
+    /// Find entries that have gone false: paths they name that no longer exist in the
+    /// repository, and (with --unused) entries no prompt has hit. Changes nothing.
+    #[command(after_help = "A project glossary's entries are checked against the project's \
+git tree (tracked files, and untracked ones that are not ignored); your own entries against \
+the git tree of the current folder, for paths that start at its root. A renamed file's likely \
+new path is shown. The output ends with the commands that fix or remove each entry. Exit 0 \
+when nothing is found, 1 when something is.\n\nExamples:\n  tinylingo check\n  \
+tinylingo check --unused 90d\n  tinylingo check --project --format tsv | cut -f2,3,4")]
+    Check {
+        /// Also list the entries no prompt hit within this time: 90d, 12w, 36h (from the
+        /// hook's usage log; entries recorded within it are left out).
+        #[arg(long, value_name = "AGE", value_parser = age)]
+        unused: Option<std::time::Duration>,
         #[command(flatten)]
         format: FormatArgs,
         #[command(flatten)]
@@ -291,7 +319,7 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         #[arg(long, value_enum, default_value_t = DoctorFormat::Text)]
         format: DoctorFormat,
     },
-    /// Serve the tools (record, search, list, match, remove, stats, thread_show) to an
+    /// Serve the tools (record, search, list, match, remove, stats, check, thread_show) to an
     /// assistant over the Model Context Protocol, on stdin/stdout. The assistants start it
     /// themselves once `tinylingo install --mcp` has registered it.
     #[command(after_help = "Example (what an assistant runs):\n  tinylingo mcp")]
@@ -354,6 +382,10 @@ fn platform_name(s: &str) -> std::result::Result<Platform, String> {
         let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
         format!("unknown platform (known: {})", names.join(", "))
     })
+}
+
+fn age(s: &str) -> std::result::Result<std::time::Duration, String> {
+    crate::guard::check::parse_age(s).map_err(|e| e.to_string())
 }
 
 fn language_code(s: &str) -> std::result::Result<Language, String> {
@@ -424,7 +456,7 @@ fn run(command: Command) -> Result<u8> {
         }
     }
     match command {
-        Command::Record { term, explanation, force, project } => {
+        Command::Record { term, explanation, force, project, allow_secret } => {
             warn_config(&store);
             let outcome = if project {
                 let project = project::for_writing(&current_dir()?, &store);
@@ -433,7 +465,8 @@ fn run(command: Command) -> Result<u8> {
                 eprintln!("Project glossary: {}", project.glossary_path().display());
                 outcome
             } else {
-                actions::record(&store, &term, &explanation, force)?
+                let secrets = (!allow_secret).then_some(Policy::User);
+                actions::record_with(&store, &term, &explanation, force, secrets)?
             };
             for warning in &outcome.warnings {
                 eprintln!("tinylingo: warning: {warning}");
@@ -463,17 +496,29 @@ fn run(command: Command) -> Result<u8> {
         Command::Export { format, search, scope } => {
             entries::export(&scopes, scope.get(), format, search.as_deref())
         }
-        Command::Import { file, format, skip_existing, replace, dry_run, json, project } => {
+        Command::Import {
+            file,
+            format,
+            skip_existing,
+            replace,
+            dry_run,
+            json,
+            project,
+            allow_secret,
+        } => {
             let on_conflict = match (skip_existing, replace) {
                 (true, _) => crate::exchange::OnConflict::Keep,
                 (_, true) => crate::exchange::OnConflict::Replace,
                 _ => crate::exchange::OnConflict::Refuse,
             };
             if !project {
-                return entries::import(&store, &file, format, on_conflict, dry_run, json);
+                let secrets = (!allow_secret).then_some(Policy::User);
+                let to = entries::Target { store: &store, secrets };
+                return entries::import(to, &file, format, on_conflict, dry_run, json);
             }
             let project = project::for_writing(&current_dir()?, &store);
-            let code = entries::import(&project.store, &file, format, on_conflict, dry_run, json)
+            let to = entries::Target { store: &project.store, secrets: Some(Policy::Project) };
+            let code = entries::import(to, &file, format, on_conflict, dry_run, json)
                 .map_err(|e| project.explain(e))?;
             if !dry_run {
                 actions::adopt(&store, &project)?;
@@ -482,6 +527,11 @@ fn run(command: Command) -> Result<u8> {
             Ok(code)
         }
         Command::Stats { format, scope } => show::stats(&scopes, scope.get(), format.get()),
+        Command::Check { unused, format, scope } => {
+            let now = std::time::SystemTime::now();
+            let report = crate::guard::check::check(&scopes, scope.get(), unused, now)?;
+            check::print(&report, format.get())
+        }
         Command::Trust { dir } => {
             let folder = project::trust_target(dir.as_deref(), &store)?;
             if actions::trust(&store, &folder)? {
@@ -562,7 +612,8 @@ fn command_filter(command: &Command) -> Option<Filter> {
         Command::List { scope, .. }
         | Command::Search { scope, .. }
         | Command::Export { scope, .. }
-        | Command::Stats { scope, .. } => Some(scope.get()),
+        | Command::Stats { scope, .. }
+        | Command::Check { scope, .. } => Some(scope.get()),
         _ => None,
     }
 }

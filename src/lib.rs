@@ -25,6 +25,8 @@
 //! * [`duplicates`] is the near-duplicate check `record` runs before it adds a term.
 //! * [`mcp`] is the Model Context Protocol server (`tinylingo mcp`): the same commands as
 //!   tools for the model, over stdio.
+//! * [`guard`] keeps credentials out of the glossaries and finds entries that have gone
+//!   false (`tinylingo check`).
 //! * [`doctor`] checks an installation the way a person would by hand, read-only.
 //! * [`search`], [`stats`] (with the hook's [`usage`] log), [`removal`] (two-step bulk
 //!   removal) and [`exchange`] (export and import) are how people keep a glossary of
@@ -43,6 +45,7 @@ pub mod doctor;
 pub mod duplicates;
 pub mod error;
 pub mod exchange;
+pub mod guard;
 pub mod hook;
 pub mod index;
 pub mod journal;

@@ -114,7 +114,10 @@ fn initialize_and_list_the_tools() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["record", "list", "search", "match", "remove", "stats", "thread_show"]);
+    assert_eq!(
+        names,
+        ["record", "list", "search", "match", "remove", "stats", "check", "thread_show"]
+    );
     for tool in list["result"]["tools"].as_array().unwrap() {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         assert!(tool["description"].as_str().unwrap().len() > 40, "{tool}");
