@@ -213,6 +213,8 @@ fn user_entries_are_checked_only_for_paths_from_the_repository_root() {
     let dir = repo(&home, &["src/lib.rs"]);
     let text = "in src/gone.rs, and/or lib/elsewhere.rs, /usr/lib/x.so, github.com/org/repo";
     home.run(&["record", "规则", text]).ok();
+    // Another project's folder: this repository has a src/, but nothing of src/modules/ here.
+    home.run(&["record", "别的项目", "背景移除在 src/modules/bgremove/ 下"]).ok();
     let out = run_in(&home, &dir, &["check", "--json"]);
     out.expect_code(1);
     let issues = out.json()["issues"].clone();

@@ -235,8 +235,10 @@ fn recorded_times(
 /// The paths of one entry that are not in `tree`.
 fn missing_paths(tree: &Tree, origin: Origin, term: &str, explanation: &str, out: &mut Vec<Issue>) {
     for named in paths::named(explanation) {
-        let ours = tree.at_root(named.path)
-            || (origin == Origin::Project && paths::file_shaped(named.path));
+        let ours = match origin {
+            Origin::Project => tree.at_root(named.path) || paths::file_shaped(named.path),
+            Origin::User => tree.at_root(named.path) && tree.related(named.path),
+        };
         if !ours || tree.exists(named.path) {
             continue;
         }

@@ -5,7 +5,10 @@
 //! Absolute paths, `~/…`, URLs, `@scope/pkg`, `$VAR/x` and anything with `..` are not checked:
 //! they do not name a place in the repository. Of the rest, a path counts as relative to the
 //! repository's root when its first name is at that root (`src/…` where `src/` exists), so
-//! `and/or` or `TCP/IP` are never reported. A project glossary's own entries are also checked
+//! `and/or` or `TCP/IP` are never reported. A user's entry (kept across all their projects)
+//! is checked only where the repository shows it is about it: the path's parent folder is
+//! there, or something of the same name is (it moved), so `src/modules/x/` from another
+//! project is not reported in every repository that has a `src/`. A project glossary's own entries are also checked
 //! when the path has a file's shape (`engine/graph.rs`, `a/b/c`) and its first folder is gone,
 //! since a whole folder can be deleted.
 //!
@@ -147,6 +150,16 @@ impl Tree {
     /// Whether a file or folder `path` (no trailing slash) is in the tree.
     pub fn exists(&self, path: &str) -> bool {
         self.files.contains(path) || self.dirs.contains(path)
+    }
+
+    /// Whether `path`'s parent folder is in the tree (the root for a top-level name), or a
+    /// file or folder of the same name is somewhere in it: evidence that `path` was about this
+    /// repository, for entries that are not the repository's own.
+    pub fn related(&self, path: &str) -> bool {
+        match path.rsplit_once('/') {
+            Some((parent, name)) => self.exists(parent) || self.by_name.contains_key(name),
+            None => true,
+        }
     }
 
     /// Whether `path`'s first name is at the root of the tree.
