@@ -326,7 +326,7 @@ pub fn screen_entries(source: &str, entries: &[(String, String)], policy: Policy
 
 /// The first field of an entry that holds a credential: the explanation first, where they are
 /// pasted; then the term.
-fn find_in_entry<'a>(term: &str, explanation: &str) -> Option<(&'a str, Finding)> {
+fn find_in_entry(term: &str, explanation: &str) -> Option<(&'static str, Finding)> {
     scan(explanation).map(|f| ("explanation", f)).or_else(|| scan(term).map(|f| ("term", f)))
 }
 
@@ -376,12 +376,9 @@ pub struct Stored {
 /// `--allow-secret`), in order.
 pub fn stored<'g>(entries: impl Iterator<Item = (&'g str, &'g str)>) -> Vec<Stored> {
     entries
-        .filter_map(|(t, e)| {
-            find_in_entry(t, e).map(|(field, finding)| Stored {
-                term: t.to_string(),
-                field: if field == "term" { "term" } else { "explanation" },
-                finding,
-            })
+        .filter_map(|(term, explanation)| {
+            let (field, finding) = find_in_entry(term, explanation)?;
+            Some(Stored { term: term.to_string(), field, finding })
         })
         .collect()
 }
