@@ -6,7 +6,7 @@
 //!   (only paths whose first name is at that tree's root). With the likely new place when the
 //!   file or folder was renamed.
 //! * With `--unused`, entries no prompt hit in that time (the hook's usage log,
-//!   [`crate::usage`]). An entry recorded within that time is not reported: it has not had
+//!   [`crate::store::usage`]). An entry recorded within that time is not reported: it has not had
 //!   the chance.
 //!
 //! The report ends with the commands that fix or remove each entry; nothing is changed.
@@ -146,7 +146,7 @@ pub fn check(
 ) -> Result<Report> {
     let here = std::env::current_dir().map_err(|e| Error::io(".", "find the current folder", e))?;
     let usage = match unused {
-        Some(_) => Some(crate::usage::read(&scopes.user)?),
+        Some(_) => Some(crate::store::usage::read(&scopes.user)?),
         None => None,
     };
     scopes.read(filter, |glossaries| {
@@ -187,9 +187,10 @@ pub fn check(
                     missing_paths(tree, *origin, term, explanation, &mut report.issues);
                 }
                 if let (Some(span), Some(usage)) = (unused, &usage) {
-                    let cutoff = crate::usage::secs(now).saturating_sub(span.as_secs());
+                    let cutoff = crate::store::usage::secs(now).saturating_sub(span.as_secs());
                     let used = usage.terms.get(term).copied().unwrap_or_default();
-                    let young = recorded.get(term).is_some_and(|t| crate::usage::secs(*t) > cutoff);
+                    let young =
+                        recorded.get(term).is_some_and(|t| crate::store::usage::secs(*t) > cutoff);
                     if (used.hits == 0 || used.last < cutoff) && !young {
                         let last_hit =
                             (used.hits > 0).then(|| UNIX_EPOCH + Duration::from_secs(used.last));
