@@ -42,14 +42,15 @@ for p in paths:
     with open(full, "w") as f:
         f.write(f"{p}\n" + "line\n" * 8)
 glossary = {}
+named = []
 for i in range(entries):
     a, b = rng.choice(paths), rng.choice(paths)
+    named.append(a)
     glossary[f"术语{i}"] = f"模块 {i} 的实现在 {a}，测试见 {os.path.dirname(b)}/ 目录，类名 Type{i}"
 os.makedirs(os.path.join(repo, ".tinylingo"), exist_ok=True)
 with open(os.path.join(repo, ".tinylingo", "glossary.json"), "w") as f:
     json.dump(glossary, f, ensure_ascii=False, indent=2)
 # What the history then does to those paths: renames (to another folder) and deletions.
-named = [v.split(" ")[2].rstrip("，") for v in glossary.values()]
 with open(os.path.join(repo, ".moves"), "w") as f:
     for i, p in enumerate(named[: entries // 20]):
         f.write(f"mv\t{p}\tsrc/moved{i % 7}/{os.path.basename(p)}\n")
