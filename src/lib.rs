@@ -41,6 +41,9 @@
 //!   user's.
 //! * [`journal`] is the opt-in thread journal: each prompt paired with a rule-made summary of
 //!   its answer, in a readable daily Markdown file.
+//! * [`guard`] keeps credentials out of the glossaries (the check every way in calls) and
+//!   finds entries that have gone false (`tinylingo check`: paths no longer in the
+//!   repository, entries no prompt uses).
 //! * [`debug_log`] is where every swallowed failure goes when `debug` is on.
 //!
 //! **The ground** imports nothing of the crate: [`error`] (the error type), [`output`] (the
@@ -53,6 +56,7 @@
 pub mod cli;
 pub mod debug_log;
 pub mod error;
+pub mod guard;
 pub mod hook;
 pub mod index;
 pub mod journal;

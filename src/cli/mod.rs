@@ -1,6 +1,7 @@
 //! Command-line parsing and printing. Every decision lives in the library; this module turns
 //! arguments into calls and results into text (data on stdout, messages on stderr).
 
+mod check;
 mod entries;
 mod run;
 mod show;
@@ -58,6 +59,10 @@ tinylingo record 发布流程 - < docs/release-notes.md"
         /// created at the git work tree's root the first time; trusts that folder.
         #[arg(long)]
         project: bool,
+        /// Record in your own glossary even though the text looks like it holds a credential
+        /// (an API key, a token, a private key, a password). Not with --project.
+        #[arg(long, conflicts_with = "project")]
+        allow_secret: bool,
     },
     /// Remove recorded terms: by name, or every entry a search finds (in two steps).
     #[command(
@@ -165,12 +170,34 @@ tinylingo export | ssh other-host tinylingo import - --skip-existing")]
         /// Import into the project glossary (created as by `record --project`).
         #[arg(long)]
         project: bool,
+        /// Import into your own glossary even though an entry looks like it holds a
+        /// credential. Not with --project.
+        #[arg(long, conflicts_with = "project")]
+        allow_secret: bool,
     },
     /// How big the glossary is and which terms prompts hit (from the hook's usage log).
     #[command(after_help = "The hook notes each prompt that hits (`config stats.enabled \
 false` stops it).\n\nExamples:\n  tinylingo stats\n  tinylingo stats --format tsv | \
 awk -F'\\t' '$2 == 0' # terms never hit")]
     Stats {
+        #[command(flatten)]
+        format: FormatArgs,
+        #[command(flatten)]
+        scope: ScopeArgs,
+    },
+    /// Find entries that have gone false: paths they name that no longer exist in the
+    /// repository, and (with --unused) entries no prompt has hit. Changes nothing.
+    #[command(after_help = "A project glossary's entries are checked against the project's \
+git tree (tracked files, and untracked ones that are not ignored); your own entries against \
+the git tree of the current folder, for paths that start at its root. A renamed file's likely \
+new path is shown. The output ends with the commands that fix or remove each entry. Exit 0 \
+when nothing is found, 1 when something is.\n\nExamples:\n  tinylingo check\n  \
+tinylingo check --unused 90d\n  tinylingo check --project --format tsv | cut -f2,3,4")]
+    Check {
+        /// Also list the entries no prompt hit within this time: 90d, 12w, 36h (from the
+        /// hook's usage log; entries recorded within it are left out).
+        #[arg(long, value_name = "AGE", value_parser = age)]
+        unused: Option<std::time::Duration>,
         #[command(flatten)]
         format: FormatArgs,
         #[command(flatten)]
@@ -298,7 +325,7 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         #[arg(long, value_enum, default_value_t = DoctorFormat::Text)]
         format: DoctorFormat,
     },
-    /// Serve the tools (record, search, list, match, remove, stats, thread_show) to an
+    /// Serve the tools (record, search, list, match, remove, stats, check, thread_show) to an
     /// assistant over the Model Context Protocol, on stdin/stdout. The assistants start it
     /// themselves once `tinylingo install --mcp` has registered it.
     #[command(after_help = "Example (what an assistant runs):\n  tinylingo mcp")]
@@ -367,6 +394,10 @@ fn platform_name() -> impl clap::builder::TypedValueParser<Value = Platform> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(Platform::ALL.map(Platform::name))
         .map(|name: String| Platform::from_name(&name).expect("one of the possible values"))
+}
+
+fn age(s: &str) -> std::result::Result<std::time::Duration, String> {
+    crate::guard::check::parse_age(s).map_err(|e| e.to_string())
 }
 
 fn language_code(s: &str) -> std::result::Result<Language, String> {

@@ -20,7 +20,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 BIN = os.environ["TINYLINGO_BIN"]
-TOOLS = ["record", "list", "search", "match", "remove", "stats", "thread_show"]
+TOOLS = ["record", "list", "search", "match", "remove", "stats", "check", "thread_show"]
 
 
 def env_for(home):
