@@ -2,6 +2,7 @@
 //! arguments into calls and results into text (data on stdout, messages on stderr).
 
 mod entries;
+mod learn;
 mod show;
 mod thread;
 
@@ -282,6 +283,37 @@ tinylingo thread show --last 5\n  tinylingo thread off")]
         #[command(subcommand)]
         action: thread::Action,
     },
+    /// Propose glossary entries from the assistants' own sessions (into the inbox).
+    #[command(after_help = "Reads what is new since the last scan in the session stores of \
+Claude Code, Codex CLI, Gemini CLI and OpenCode, and the thread journal (read-only), finds \
+where you defined a term, corrected the assistant or set a standing rule, and adds proposals \
+to the inbox; then prints the pending ones. Rules, not a model: no token is spent. Nothing \
+reaches a model before you accept it.\n\nExamples:\n  tinylingo suggest\n  \
+tinylingo suggest --since 7d --assistant claude --assistant codex\n  \
+tinylingo suggest --format jsonl")]
+    Suggest {
+        /// Only sessions changed since a date (2026-11-01) or within an age (7d, 12h, 2w).
+        #[arg(long, value_name = "DATE|AGE")]
+        since: Option<String>,
+        /// Only these sources: claude, codex, gemini, opencode, journal (repeatable).
+        #[arg(long, value_name = "NAME")]
+        assistant: Vec<String>,
+        #[command(flatten)]
+        format: FormatArgs,
+        /// Name every source or file skipped (missing, unreadable, garbled lines) on stderr.
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// List the pending proposals, or accept or reject them.
+    #[command(after_help = "Examples:\n  tinylingo inbox\n  tinylingo inbox accept k3f9qa\n  \
+tinylingo inbox reject m2x8pd\n  tinylingo inbox accept --all --min-confidence 0.9\n  \
+tinylingo inbox --format jsonl")]
+    Inbox {
+        #[command(subcommand)]
+        action: Option<learn::InboxAction>,
+        #[command(flatten)]
+        format: FormatArgs,
+    },
     /// Check the installation: each assistant's registration, the glossary and index, smart
     /// matching, the thread journal. Exit 0 when every check holds, 1 otherwise.
     #[command(after_help = "One line per check; a failed one is followed by what to do about \
@@ -532,6 +564,10 @@ fn run(command: Command) -> Result<u8> {
             Ok(SUCCESS)
         }
         Command::Thread { action } => thread::run(&store, action),
+        Command::Suggest { since, assistant, format, verbose } => {
+            learn::suggest(&store, since.as_deref(), &assistant, format.get(), verbose)
+        }
+        Command::Inbox { action, format } => learn::inbox(&store, action, format.get()),
         Command::Mcp => {
             crate::mcp::serve(store)?;
             Ok(SUCCESS)

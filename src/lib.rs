@@ -32,6 +32,8 @@
 //! * [`project`] finds a project's shared glossary (`.tinylingo/glossary.json`, kept in git)
 //!   and decides whether it is trusted; [`matching::find_both`] merges its hits with the
 //!   user's.
+//! * [`learning`] proposes entries from the assistants' own session stores (`suggest`), into
+//!   an inbox a person accepts them from; the hook never reads it.
 //! * [`cli`] parses arguments and prints; it holds no logic of its own.
 //!
 //! Data flows one way: cli → store/index → matching → platform output.
@@ -47,6 +49,7 @@ pub mod hook;
 pub mod index;
 pub mod journal;
 pub mod language;
+pub mod learning;
 pub mod matching;
 pub mod mcp;
 pub mod output;
