@@ -114,7 +114,10 @@ fn initialize_and_list_the_tools() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["record", "list", "search", "match", "remove", "stats", "thread_show"]);
+    assert_eq!(
+        names,
+        ["record", "list", "search", "match", "remove", "stats", "thread_show", "suggest", "inbox"]
+    );
     for tool in list["result"]["tools"].as_array().unwrap() {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         assert!(tool["description"].as_str().unwrap().len() > 40, "{tool}");
@@ -447,4 +450,26 @@ fn record_with_project_writes_the_project_glossary_of_the_server_s_folder() {
     let event = json!({"prompt": "智能抠图有个 bug", "cwd": repo.join("src")}).to_string();
     let out = home.hook("claude", event.as_bytes());
     assert!(out.stdout.contains("BGRemover"), "{}", out.stdout);
+}
+
+#[test]
+fn suggest_and_inbox_review_proposals_from_past_sessions() {
+    let home = Home::new();
+    let dir = home.path().join(".claude/projects/p");
+    std::fs::create_dir_all(&dir).unwrap();
+    let line = json!({"type": "user", "message": {"content": "we call the staging cluster blue"}});
+    std::fs::write(dir.join("s.jsonl"), format!("{line}\n")).unwrap();
+    let (mut s, _) = Session::start(&home);
+    let a = s.ok("suggest", json!({"assistants": ["claude"]}));
+    assert_eq!(a["total"], 1, "{a}");
+    assert_eq!(a["proposals"][0]["term"], "blue");
+    let id = a["proposals"][0]["id"].as_str().unwrap().to_string();
+    let (error, text) = s.call("inbox", json!({"action": "accept"}));
+    assert!(error && text.contains("ids is needed"), "{text}");
+    let a = s.ok("inbox", json!({"action": "accept", "ids": [id]}));
+    assert_eq!(a["recorded"][0]["term"], "blue");
+    assert_eq!(s.ok("inbox", json!({}))["total"], 0);
+    let a = s.ok("list", json!({}));
+    assert_eq!(a["entries"][0]["term"], "blue");
+    s.finish();
 }

@@ -4,11 +4,11 @@
 use std::time::SystemTime;
 
 use clap::Subcommand;
-use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
+use crate::learning::inbox::records;
 use crate::learning::{self, decide, Assistant, Proposal};
-use crate::output::{Format, Records};
+use crate::output::Format;
 use crate::project;
 use crate::store::glossary::Recorded;
 use crate::store::Store;
@@ -43,36 +43,6 @@ tinylingo inbox accept k3f9qa --project\n  tinylingo inbox accept --all --min-co
         #[arg(required = true)]
         ids: Vec<String>,
     },
-}
-
-/// The fields of a proposal, in the order every machine format prints them.
-pub const FIELDS: &[&str] = &[
-    "id",
-    "term",
-    "explanation",
-    "kind",
-    "assistant",
-    "source",
-    "when",
-    "seen",
-    "confidence",
-    "scope_hint",
-];
-
-/// A proposal as a record of [`FIELDS`].
-pub fn row(p: &Proposal) -> Vec<Value> {
-    vec![
-        json!(p.id),
-        json!(p.term),
-        json!(p.explanation),
-        json!(p.kind.name()),
-        json!(p.assistant),
-        json!({"path": p.source.path, "line": p.source.line}),
-        json!(p.when),
-        json!(p.seen),
-        json!(p.confidence),
-        json!(p.scope_hint),
-    ]
 }
 
 /// `suggest`: scan, fill the inbox, print what is pending.
@@ -182,11 +152,7 @@ pub fn inbox(store: &Store, action: Option<InboxAction>, format: Format) -> Resu
 }
 
 fn print_proposals(pending: &[&Proposal], format: Format) {
-    let mut records = Records::new(FIELDS);
-    for p in pending {
-        records.push(row(p));
-    }
-    if let Some(out) = records.render(format) {
+    if let Some(out) = records(pending).render(format) {
         print!("{out}");
         return;
     }

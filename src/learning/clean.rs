@@ -56,7 +56,7 @@ pub fn prose(text: &str) -> String {
         if line.starts_with("    ") || line.starts_with('\t') || trimmed.starts_with('>') {
             continue;
         }
-        if looks_like_output(trimmed) {
+        if trimmed.is_empty() || looks_like_output(trimmed) {
             continue;
         }
         out.push_str(line.trim());
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn hook_context_and_our_bare_block_are_dropped() {
-        assert_eq!(prose("hi <hook_context>we call a b</hook_context> there"), "hi \n there\n");
+        assert_eq!(prose("hi <hook_context>we call a b</hook_context> there"), "hi\nthere\n");
         assert_eq!(prose("[TinyLingo]\n- a: b\nreal words"), "real words\n");
     }
 

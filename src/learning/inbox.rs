@@ -14,10 +14,12 @@
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use super::Kind;
 use crate::duplicates::words::same_term;
 use crate::error::{Error, Result};
+use crate::output::Records;
 use crate::store::files::write_atomic;
 use crate::store::Store;
 
@@ -57,6 +59,41 @@ pub struct Proposal {
     /// counts a session once.
     #[serde(default)]
     pub sessions: Vec<String>,
+}
+
+/// The fields of a proposal, in the order every machine format prints them (the README's
+/// proposal format).
+pub const FIELDS: &[&str] = &[
+    "id",
+    "term",
+    "explanation",
+    "kind",
+    "assistant",
+    "source",
+    "when",
+    "seen",
+    "confidence",
+    "scope_hint",
+];
+
+/// Proposals as records of [`FIELDS`], for the CLI's formats and the MCP tools.
+pub fn records(proposals: &[&Proposal]) -> Records {
+    let mut out = Records::new(FIELDS);
+    for p in proposals {
+        out.push(vec![
+            json!(p.id),
+            json!(p.term),
+            json!(p.explanation),
+            json!(p.kind.name()),
+            json!(p.assistant),
+            json!({"path": p.source.path, "line": p.source.line}),
+            json!(p.when),
+            json!(p.seen),
+            json!(p.confidence),
+            json!(p.scope_hint),
+        ]);
+    }
+    out
 }
 
 /// The inbox file's content.

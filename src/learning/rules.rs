@@ -38,6 +38,10 @@ impl Conversation {
         let before = self.found.len();
         let asked = self.asked.take();
         for (sentence, mark) in super::clean::sentences(prose) {
+            // A sentence holding a credential proposes nothing, whatever part of it a rule took.
+            if super::looks_like_secret(&sentence) {
+                continue;
+            }
             if let Some(c) = candidate(&sentence, mark) {
                 self.found.push((c, line));
             }
