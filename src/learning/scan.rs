@@ -256,7 +256,7 @@ fn read_file(assistant: Assistant, path: &Path, key: &str, from: Progress) -> Ou
                 }
             }
             Ok(None) => project |= parser.in_project,
-            Err(()) => garbled += 1,
+            Err(_) => garbled += 1,
         }
         if parser.idle() {
             (safe_offset, safe_line) = (offset, line);

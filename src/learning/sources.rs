@@ -132,7 +132,11 @@ enum JournalState {
     Answer(String),
 }
 
-type Line = std::result::Result<Option<Turn>, ()>;
+/// A line that is not what its source writes (not JSON, or not of the known shape).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Garbled;
+
+type Line = std::result::Result<Option<Turn>, Garbled>;
 
 impl Parser {
     pub fn new(assistant: Assistant) -> Parser {
@@ -178,7 +182,7 @@ impl Parser {
             #[serde(borrow)]
             content: Option<&'a RawValue>,
         }
-        let r: Record = serde_json::from_str(line).map_err(|_| ())?;
+        let r: Record = serde_json::from_str(line).map_err(|_| Garbled)?;
         if r.branch.is_some_and(|b| !b.is_empty()) {
             self.in_project = true;
         }
@@ -214,7 +218,7 @@ impl Parser {
             #[serde(default, rename = "displayContent", borrow)]
             display: Option<&'a RawValue>,
         }
-        let r: Record = serde_json::from_str(line).map_err(|_| ())?;
+        let r: Record = serde_json::from_str(line).map_err(|_| Garbled)?;
         if let Some(id) = &r.id {
             if !self.ids.insert(id.clone()) {
                 return Ok(None);
@@ -292,7 +296,7 @@ fn codex(line: &str) -> Line {
         #[serde(default, borrow)]
         content_item_kinds: Vec<&'a str>,
     }
-    let r: Record = serde_json::from_str(line).map_err(|_| ())?;
+    let r: Record = serde_json::from_str(line).map_err(|_| Garbled)?;
     let when = r.timestamp;
     match (r.kind, r.payload.kind, r.payload.role) {
         ("response_item", "message", Some(role @ ("user" | "assistant"))) => {
@@ -317,7 +321,7 @@ fn codex(line: &str) -> Line {
 /// The text of a message's content: a string, or the text parts of an array (`text`,
 /// `input_text`, `output_text`, or untyped `{text}`). A user message holding a tool result or
 /// function response is not the user's words: `None`.
-fn text_of(content: &RawValue, user: bool) -> std::result::Result<Option<String>, ()> {
+fn text_of(content: &RawValue, user: bool) -> std::result::Result<Option<String>, Garbled> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Content {
@@ -332,7 +336,7 @@ fn text_of(content: &RawValue, user: bool) -> std::result::Result<Option<String>
         #[serde(rename = "functionResponse")]
         function_response: Option<serde::de::IgnoredAny>,
     }
-    match serde_json::from_str::<Content>(content.get()).map_err(|_| ())? {
+    match serde_json::from_str::<Content>(content.get()).map_err(|_| Garbled)? {
         Content::Text(text) => Ok(Some(text)),
         Content::Parts(parts) => {
             let foreign = parts.iter().any(|p| {
