@@ -5,8 +5,6 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use crate::duplicates::Similar;
-
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Debug)]
@@ -208,4 +206,37 @@ pub(crate) fn shell_word(s: &str) -> String {
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
     }
+}
+
+/// Why an entry was found similar. Ordered as equal scores are listed: the same term first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Why {
+    /// The terms are equal but for case, width or surrounding spaces (score 1).
+    SameTerm,
+    /// The explanations' word sets overlap (the score is their Jaccard index).
+    Explanation,
+    /// The LLM rated it (the score is the model's).
+    Model,
+}
+
+impl Why {
+    /// A few words for the refusal message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Why::SameTerm => "same term but for case, width or spaces",
+            Why::Explanation => "explanation",
+            Why::Model => "judged by the model",
+        }
+    }
+}
+
+/// A recorded entry the new one looks like (found by the near-duplicate check,
+/// [`crate::ops::duplicates`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Similar {
+    pub term: String,
+    pub explanation: String,
+    /// From 0 to 1.
+    pub score: f64,
+    pub why: Why,
 }

@@ -15,9 +15,9 @@
 //! nothing on stdout, so a machine reader never sees half a document. No result is `[]` in
 //! JSON and an empty stream in the line formats.
 
-use serde_json::{Map, Value};
+use std::io::Write;
 
-use crate::store::glossary::pretty_json;
+use serde_json::{Map, Value};
 
 /// How a command prints its data.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -169,6 +169,33 @@ pub fn timestamp(time: std::time::SystemTime) -> Value {
         Ok(t) => Value::String(t.round(jiff::Unit::Second).unwrap_or(t).to_string()),
         Err(_) => Value::Null,
     }
+}
+
+/// Serialises like `JSON.stringify(value, null, 2)`: serde_json's pretty printer with a
+/// two-space indent escapes exactly what JavaScript escapes (quotes, backslashes and control
+/// characters, with lower-case `\u00xx`) and leaves all other text as UTF-8.
+pub fn pretty_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    pretty_json_sized(value, 4096)
+}
+
+/// [`pretty_json`] into a buffer of `capacity` bytes to start with.
+pub(crate) fn pretty_json_sized<T: serde::Serialize + ?Sized>(
+    value: &T,
+    capacity: usize,
+) -> String {
+    let mut out = Vec::with_capacity(capacity);
+    write_pretty_json(&mut out, value).expect("serialising strings to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// [`pretty_json`], written to `out`.
+pub(crate) fn write_pretty_json<T: serde::Serialize + ?Sized>(
+    out: &mut impl Write,
+    value: &T,
+) -> std::io::Result<()> {
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
+    let mut ser = serde_json::Serializer::with_formatter(out, formatter);
+    value.serialize(&mut ser).map_err(std::io::Error::from)
 }
 
 #[cfg(test)]

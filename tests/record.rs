@@ -12,7 +12,7 @@ use std::time::Duration;
 use common::{read, seed, Home, Output, SEED};
 use llm_server::{LlmServer, Reply};
 use serde_json::{json, Value};
-use tinylingo::duplicates::words::{jaccard, word_set};
+use tinylingo::ops::duplicates::words::{jaccard, word_set};
 
 /// The glossary's bytes, the index's and the times log's (what a refusal must leave alone).
 fn files(home: &Home) -> (Vec<u8>, Vec<u8>, Option<Vec<u8>>) {

@@ -3,14 +3,14 @@
 use std::io::{BufRead, IsTerminal, Read, Write};
 
 use super::{NOTHING, SUCCESS};
-use crate::actions;
 use crate::error::{Error, Result};
-use crate::exchange::{self, entry_records, ExportFormat, ImportFormat, OnConflict, Scoped};
 use crate::matching::Origin;
+use crate::ops::actions;
+use crate::ops::exchange::{self, entry_records, ExportFormat, ImportFormat, OnConflict, Scoped};
+use crate::ops::removal;
+use crate::ops::search::{Query, Scope};
 use crate::output::{timestamp, Format, Records};
 use crate::project::{Filter, Scopes};
-use crate::removal;
-use crate::search::{Query, Scope};
 use crate::store::{Glossary, Store};
 use serde_json::{json, Value};
 

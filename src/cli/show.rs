@@ -8,15 +8,15 @@ use crate::hook::Indexes;
 use crate::index::HookIndex;
 use crate::language::Language;
 use crate::matching::{self, Origin, Outcome, Smart};
+use crate::output::pretty_json;
 use crate::output::{Format, Records};
 use crate::platform::Platform;
 use crate::project::{Filter, Scopes};
 use crate::store::config::{self, Config};
-use crate::store::glossary::pretty_json;
 use serde_json::Value;
 
 /// Prints `doctor`'s checks: exit 0 when all hold, 1 otherwise.
-pub(super) fn doctor(checks: &[crate::doctor::Check], format: DoctorFormat) -> Result<u8> {
+pub(super) fn doctor(checks: &[crate::ops::doctor::Check], format: DoctorFormat) -> Result<u8> {
     match format {
         DoctorFormat::Json => {
             let list: Vec<_> = checks
@@ -44,7 +44,7 @@ pub(super) fn doctor(checks: &[crate::doctor::Check], format: DoctorFormat) -> R
             }
         }
     }
-    Ok(if crate::doctor::all_ok(checks) { SUCCESS } else { NOTHING })
+    Ok(if crate::ops::doctor::all_ok(checks) { SUCCESS } else { NOTHING })
 }
 
 pub(super) fn matches(scopes: &Scopes, message: &str, format: Format, no_llm: bool) -> Result<u8> {
@@ -211,7 +211,7 @@ fn print_match_text(o: &Outcome, words: &MatchLabels) {
 /// `stats`: a summary for people, the whole report as one JSON object, or one record per term
 /// (`term`, `hits`, `last_hit`) in the line formats.
 pub(super) fn stats(scopes: &Scopes, filter: Filter, format: Format) -> Result<u8> {
-    let stats = crate::stats::stats(scopes, filter)?;
+    let stats = crate::ops::stats::stats(scopes, filter)?;
     match format {
         Format::Json => println!("{}", pretty_json(&stats.to_json())),
         Format::Text => print_stats_text(&stats),
@@ -220,7 +220,7 @@ pub(super) fn stats(scopes: &Scopes, filter: Filter, format: Format) -> Result<u
     Ok(SUCCESS)
 }
 
-fn print_stats_text(s: &crate::stats::Stats) {
+fn print_stats_text(s: &crate::ops::stats::Stats) {
     println!("terms          {}", s.terms);
     if let Some(p) = &s.project {
         let trust = if p.trusted { "trusted" } else { "NOT trusted: the hook does not use it" };
@@ -242,7 +242,7 @@ fn print_stats_text(s: &crate::stats::Stats) {
     let since = since.as_ref().and_then(Value::as_str).unwrap_or("-");
     println!("prompts hit    {} (since {since})", s.prompts_hit);
     println!("never hit      {} of {} terms", s.never_hit(), s.terms);
-    let mut used: Vec<&(String, crate::usage::TermUsage, _, Origin)> =
+    let mut used: Vec<&(String, crate::store::usage::TermUsage, _, Origin)> =
         s.per_term.iter().filter(|(_, u, _, _)| u.hits > 0).collect();
     used.sort_by(|a, b| b.1.hits.cmp(&a.1.hits).then(b.1.last.cmp(&a.1.last)));
     if !used.is_empty() {

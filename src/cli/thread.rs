@@ -48,7 +48,11 @@ pub fn run(store: &Store, action: Action) -> Result<u8> {
     match action {
         Action::On | Action::Off => {
             let on = matches!(action, Action::On);
-            crate::actions::set_config(store, "thread.enabled", if on { "true" } else { "false" })?;
+            crate::ops::actions::set_config(
+                store,
+                "thread.enabled",
+                if on { "true" } else { "false" },
+            )?;
             let journal = Journal::of(store)?;
             eprintln!(
                 "The thread journal is {}{}.",

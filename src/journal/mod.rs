@@ -22,7 +22,7 @@
 //! ~~~
 //!
 //! The two halves arrive apart: the prompt at the prompt hook, the answer at the assistant's
-//! after-response event ([`after`]). While the journal is on, the prompt hook keeps each
+//! after-response event ([`crate::hook::after`]). While the journal is on, the prompt hook keeps each
 //! session's prompt ([`pending`]); the after-response hook pairs it with the answer and writes
 //! the entry. While it is off the prompt hook does nothing more than before: one archived
 //! boolean is read.
@@ -32,7 +32,6 @@
 //! number or interleave. A failure (disk full, a read-only folder) is the hook's to swallow: the
 //! journal is a record, never a reason to disturb the assistant.
 
-pub mod after;
 pub mod pending;
 pub mod summary;
 

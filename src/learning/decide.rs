@@ -4,8 +4,8 @@
 use std::time::{Duration, SystemTime};
 
 use super::inbox::{Inbox, Proposal, Status};
-use crate::actions::{self, RecordOutcome};
 use crate::error::{Error, Result};
+use crate::ops::actions::{self, RecordOutcome};
 use crate::project::Project;
 use crate::store::Store;
 

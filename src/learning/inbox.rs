@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::Kind;
-use crate::duplicates::words::same_term;
 use crate::error::{Error, Result};
+use crate::ops::duplicates::words::same_term;
 use crate::output::Records;
 use crate::store::files::write_atomic;
 use crate::store::Store;

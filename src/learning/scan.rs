@@ -175,7 +175,7 @@ fn proposal(f: Found, glossary: &Glossary) -> Option<Proposal> {
     if looks_like_secret(&c.term) || looks_like_secret(&c.explanation) {
         return None;
     }
-    if !crate::duplicates::by_text(glossary, &c.term, &c.explanation).is_empty()
+    if !crate::ops::duplicates::by_text(glossary, &c.term, &c.explanation).is_empty()
         || glossary.get(&c.term).is_some()
     {
         return None;

@@ -2,7 +2,7 @@
 //!
 //! Every tool is a thin front-end over the library function the CLI calls for the same
 //! command ([`actions::record`], [`actions::remove`], [`removal`]'s two steps,
-//! [`crate::search`], [`crate::stats`], [`crate::store::Glossary::load`], [`crate::hook::respond`],
+//! [`crate::ops::search`], [`crate::ops::stats`], [`crate::store::Glossary::load`], [`crate::hook::respond`],
 //! [`journal::day`], [`crate::learning`]): the same locks, atomic writes, index rebuild and checks, and the same
 //! errors. What differs is only the shape of the answer (JSON, see [`super::hybrid`]) and how a
 //! refusal travels (an MCP tool error, see [`super::server`]).
@@ -17,16 +17,16 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::hybrid::Payload;
-use crate::actions;
 use crate::error::{Error, Result};
 use crate::hook::Indexes;
 use crate::index::HookIndex;
 use crate::journal;
 use crate::matching::Origin;
+use crate::ops::actions;
+use crate::ops::removal;
+use crate::ops::search::Scope;
 use crate::platform::{Event, Platform};
 use crate::project::{Filter, Scopes};
-use crate::removal;
-use crate::search::Scope;
 use crate::store::glossary::Recorded;
 use crate::store::Store;
 
@@ -392,7 +392,7 @@ struct SearchArgs {
 fn search(store: &Store, a: SearchArgs) -> Result<Payload> {
     let scope = if a.term_only { Scope::TermOnly } else { Scope::Both };
     let (total, entries) = scopes(store).read(Filter::Both, |glossaries| {
-        let q = crate::search::Query::new(&a.query, scope);
+        let q = crate::ops::search::Query::new(&a.query, scope);
         let hits: Vec<(Origin, &str, &str)> = glossaries
             .iter()
             .flat_map(|(o, g)| g.iter().map(move |(t, e)| (*o, t, e)))
@@ -416,7 +416,10 @@ fn search(store: &Store, a: SearchArgs) -> Result<Payload> {
 struct StatsArgs {}
 
 fn stats(store: &Store, _: StatsArgs) -> Result<Payload> {
-    Ok(Payload::listing(crate::stats::stats(&scopes(store), Filter::Both)?.to_json(), "per_term"))
+    Ok(Payload::listing(
+        crate::ops::stats::stats(&scopes(store), Filter::Both)?.to_json(),
+        "per_term",
+    ))
 }
 
 #[derive(Deserialize)]

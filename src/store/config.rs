@@ -13,10 +13,10 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::files::{json_error, read_if_exists, write_atomic};
-use super::glossary::pretty_json;
 use super::Store;
 use crate::error::{Error, Result};
 use crate::language::Language;
+use crate::output::pretty_json;
 
 /// Everything the hook needs to know about the user's settings. Archived into the index so the
 /// hook never parses `config.json`.
@@ -68,7 +68,7 @@ pub struct ThreadSettings {
     pub role: String,
 }
 
-/// The usage log `stats` reads (see [`crate::usage`]).
+/// The usage log `stats` reads (see [`crate::store::usage`]).
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
 pub struct StatsSettings {
     /// The hook appends a line to the usage log for each prompt that hit.

@@ -9,6 +9,7 @@ use indexmap::IndexMap;
 use super::files::{json_error, read_if_exists, AtomicFile};
 use super::Store;
 use crate::error::{Error, Result};
+use crate::output::{pretty_json_sized, write_pretty_json};
 
 const SHAPE: &str = "a JSON object of \"term\": \"explanation\" strings";
 
@@ -312,26 +313,5 @@ impl<'a, T: Into<Cow<'a, str>>, E: Into<Cow<'a, str>>> FromIterator<(T, E)> for 
     }
 }
 
-/// Serialises like `JSON.stringify(value, null, 2)`: serde_json's pretty printer with a
-/// two-space indent escapes exactly what JavaScript escapes (quotes, backslashes and control
-/// characters, with lower-case `\u00xx`) and leaves all other text as UTF-8.
-pub fn pretty_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
-    pretty_json_sized(value, 4096)
-}
-
-/// [`pretty_json`] into a buffer of `capacity` bytes to start with.
-fn pretty_json_sized<T: serde::Serialize + ?Sized>(value: &T, capacity: usize) -> String {
-    let mut out = Vec::with_capacity(capacity);
-    write_pretty_json(&mut out, value).expect("serialising strings to memory cannot fail");
-    String::from_utf8(out).expect("serde_json writes UTF-8")
-}
-
-/// [`pretty_json`], written to `out`.
-fn write_pretty_json<T: serde::Serialize + ?Sized>(
-    out: &mut impl Write,
-    value: &T,
-) -> std::io::Result<()> {
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
-    let mut ser = serde_json::Serializer::with_formatter(out, formatter);
-    value.serialize(&mut ser).map_err(std::io::Error::from)
-}
+/// Kept here too: the glossary's files were its first users.
+pub use crate::output::pretty_json;

@@ -19,6 +19,7 @@ pub mod glossary;
 pub mod installed;
 pub mod recorded;
 pub mod sessions;
+pub mod usage;
 
 use std::path::{Path, PathBuf};
 
@@ -94,15 +95,15 @@ impl Store {
     pub fn debug_log_path(&self) -> PathBuf {
         self.dir.join("debug.log")
     }
-    /// Pending `remove --search` confirmation codes (see [`crate::removal`]).
+    /// Pending `remove --search` confirmation codes (see [`crate::ops::removal`]).
     pub fn removals_path(&self) -> PathBuf {
         self.dir.join(REMOVALS_FILE)
     }
-    /// The hook's usage log: one line per prompt that hit (see [`crate::usage`]).
+    /// The hook's usage log: one line per prompt that hit (see [`crate::store::usage`]).
     pub fn usage_log_path(&self) -> PathBuf {
         self.dir.join("usage.log")
     }
-    /// The usage log's compacted counts (see [`crate::usage`]).
+    /// The usage log's compacted counts (see [`crate::store::usage`]).
     pub fn usage_path(&self) -> PathBuf {
         self.dir.join(USAGE_FILE)
     }

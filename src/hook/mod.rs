@@ -6,9 +6,12 @@
 //! nothing on stdout (Cursor gets its `{"continue":true}`); the reason goes to the debug log
 //! when `debug` is on.
 
+pub mod after;
+
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
+use crate::debug_log;
 use crate::index::{ArchivedIndexData, HookIndex};
 use crate::matching::{self, llm::LlmRequest, Engines, Outcome, Smart, Verdict};
 use crate::platform::block::{self, BlockEntry};
@@ -16,9 +19,6 @@ use crate::platform::{Event, Platform};
 use crate::store::config::ArchivedSettings;
 use crate::store::sessions::{self, SessionState};
 use crate::store::Store;
-
-/// The debug log is cut back to its newer half when it passes this size.
-const DEBUG_LOG_CAP: u64 = 1 << 20;
 
 /// Runs the hook for `platform` on this process's stdin and stdout. Never fails.
 pub fn run(platform: Platform) {
@@ -51,18 +51,12 @@ pub fn ignore_arguments(args: &[String]) {
     std::panic::set_hook(Box::new(|_| {}));
     let _ = std::panic::catch_unwind(|| {
         let store = Store::locate().ok()?;
-        log_failure(&store, &format!("hook: arguments not understood: {args:?}; nothing printed"));
+        debug_log::log_failure(
+            &store,
+            &format!("hook: arguments not understood: {args:?}; nothing printed"),
+        );
         Some(())
     });
-}
-
-/// Logs a failure that came before the index could be read (so without its settings): the
-/// debug setting is read from config.json, which only this failure path pays for.
-pub fn log_failure(store: &Store, line: &str) {
-    let debug = crate::store::config::Config::load(store).is_ok_and(|c| c.settings().0.debug);
-    if debug {
-        append_log(store, line);
-    }
 }
 
 /// The text to print for one event, or `None` (the platform's "nothing" then applies).
@@ -73,7 +67,10 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
     let index = match HookIndex::open(&store) {
         Ok(index) => index,
         Err(e) => {
-            log_failure(&store, &format!("{} no index: {e}; nothing injected", platform.name()));
+            debug_log::log_failure(
+                &store,
+                &format!("{} no index: {e}; nothing injected", platform.name()),
+            );
             return None;
         }
     };
@@ -156,7 +153,7 @@ fn note_usage(store: &Store, settings: &ArchivedSettings, outcome: &Outcome) {
     if terms.is_empty() {
         return;
     }
-    if let Err(e) = crate::usage::note(store, &terms, std::time::SystemTime::now()) {
+    if let Err(e) = crate::store::usage::note(store, &terms, std::time::SystemTime::now()) {
         log_line(store, settings, || format!("usage log: {e}"));
     }
 }
@@ -171,7 +168,7 @@ fn keep_for_journal(store: &Store, event: &Event) {
         cwd: event.cwd.clone(),
     };
     if let Err(e) = crate::journal::pending::keep(store, session, &pending) {
-        log_failure(store, &format!("journal: cannot keep the prompt: {e}"));
+        debug_log::log_failure(store, &format!("journal: cannot keep the prompt: {e}"));
     }
 }
 
@@ -280,16 +277,6 @@ fn describe(
 /// Appends a line to the debug log when `debug` is on; best effort, capped in size.
 fn log_line(store: &Store, settings: &ArchivedSettings, line: impl FnOnce() -> String) {
     if settings.debug {
-        append_log(store, &line());
+        debug_log::append(store, &line());
     }
-}
-
-/// Appends a line, stamped with the time, to the debug log (callers check `debug`).
-pub(crate) fn append_log(store: &Store, line: &str) {
-    let path = store.debug_log_path();
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
-    let text = format!("{stamp} {}\n", line.replace('\n', " "));
-    let _ = crate::store::files::append_capped(&path, text.as_bytes(), DEBUG_LOG_CAP);
 }

@@ -22,9 +22,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
+use crate::output::pretty_json;
 use crate::output::{escape_tsv, unescape_tsv};
 use crate::store::files::{open_regular, read_if_exists, write_atomic};
-use crate::store::glossary::pretty_json;
 use crate::store::Store;
 
 /// The log is compacted once it passes this size (some 5,000 hits).

@@ -14,12 +14,13 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::actions;
 use crate::error::{Error, Result};
 use crate::matching::Origin;
+use crate::ops::actions;
+use crate::output::pretty_json;
 use crate::output::{unescape_tsv, Format, Records};
 use crate::store::files::json_detail;
-use crate::store::glossary::{checked_entry, pretty_json};
+use crate::store::glossary::checked_entry;
 use crate::store::{Glossary, Store};
 
 /// The fields every entry prints with, in order. `scope` (`project` or `user`) is last, so that

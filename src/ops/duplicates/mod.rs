@@ -31,37 +31,9 @@ pub const MODEL_THRESHOLD: f64 = 0.6;
 /// Layer 3 asks about this many of the most recently recorded entries.
 pub const RECENT_FOR_MODEL: usize = 10;
 
-/// Why an entry was found similar. Ordered as equal scores are listed: the same term first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Why {
-    /// The terms are equal but for case, width or surrounding spaces (score 1).
-    SameTerm,
-    /// The explanations' word sets overlap (the score is their Jaccard index).
-    Explanation,
-    /// The LLM rated it (the score is the model's).
-    Model,
-}
-
-impl Why {
-    /// A few words for the refusal message.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Why::SameTerm => "same term but for case, width or spaces",
-            Why::Explanation => "explanation",
-            Why::Model => "judged by the model",
-        }
-    }
-}
-
-/// A recorded entry the new one looks like.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Similar {
-    pub term: String,
-    pub explanation: String,
-    /// From 0 to 1.
-    pub score: f64,
-    pub why: Why,
-}
+// The plain data of a finding lives in the ground (`error`), which carries it in
+// `Error::Duplicate`; the error must not import this check.
+pub use crate::error::{Similar, Why};
 
 /// Runs the check for a new entry: the similar entries, highest score first, or none.
 /// `glossary` may hold the new entry already (`record` checks while it builds the new files):
@@ -98,7 +70,7 @@ pub fn check(
         Ok(found) => found,
         Err(e) => {
             if settings.debug {
-                crate::hook::append_log(
+                crate::debug_log::append(
                     store,
                     &format!("record: duplicate check by the model failed ({e}); recorded"),
                 );

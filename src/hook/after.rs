@@ -22,9 +22,8 @@ use std::io::Read;
 
 use serde_json::Value;
 
-use super::pending;
-use super::{summary, Entry, Journal};
 use crate::error::Result;
+use crate::journal::{self, pending, summary, Entry, Journal};
 use crate::platform::Platform;
 use crate::store::Store;
 
@@ -50,7 +49,7 @@ pub fn run(platform: Platform) {
     let _ = std::panic::catch_unwind(|| {
         let Ok(store) = Store::locate() else { return };
         if let Err(e) = record(&store, platform, &input) {
-            crate::hook::log_failure(&store, &format!("{} after: {e}", platform.name()));
+            crate::debug_log::log_failure(&store, &format!("{} after: {e}", platform.name()));
         }
     });
 }
@@ -84,7 +83,7 @@ pub fn record(store: &Store, platform: Platform, input: &[u8]) -> Result<Option<
         .unwrap_or_else(|| "unknown".into());
     let cwd = text("cwd").or_else(|| kept.and_then(|k| k.cwd));
     let entry = Entry {
-        time: super::now(),
+        time: journal::now(),
         model,
         role: journal.role.clone(),
         assistant: Some(spec.display.to_string()),

@@ -14,7 +14,7 @@ use crate::matching::Origin;
 use crate::output::{timestamp, Records};
 use crate::project::{Filter, Scopes};
 use crate::store::config::Config;
-use crate::usage::{self, TermUsage};
+use crate::store::usage::{self, TermUsage};
 
 /// The fields of `stats`' per-term records, in order (`scope` last, as for entries).
 pub const TERM_FIELDS: &[&str] = &["term", "hits", "last_hit", "recorded", "scope"];

@@ -3,21 +3,18 @@
 
 mod entries;
 mod learn;
+mod run;
 mod show;
 mod thread;
 
 use clap::{Parser, Subcommand};
 
-use crate::actions;
 use crate::error::Result;
-use crate::exchange::{ExportFormat, ImportFormat};
 use crate::language::Language;
+use crate::ops::exchange::{ExportFormat, ImportFormat};
 use crate::output::Format;
-use crate::platform::{install, instructions, Platform};
-use crate::project::{self, Filter, Scopes};
-use crate::store::config::{self, Config};
-use crate::store::glossary::Recorded;
-use crate::store::Store;
+use crate::platform::{install, Platform};
+use crate::project::Filter;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -411,7 +408,7 @@ pub fn main() -> u8 {
             }
             // The after-response event: the thread journal.
             [_, _, name, after] if after == "after" && Platform::from_name(name).is_some() => {
-                crate::journal::after::run(Platform::from_name(name).expect("checked"))
+                crate::hook::after::run(Platform::from_name(name).expect("checked"))
             }
             _ => crate::hook::ignore_arguments(&args[2..]),
         }
@@ -426,7 +423,7 @@ pub fn main() -> u8 {
             return u8::try_from(e.exit_code()).unwrap_or(2);
         }
     };
-    match run(cli.command) {
+    match run::run(cli.command) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("tinylingo: {e}");
@@ -438,191 +435,9 @@ pub fn main() -> u8 {
     }
 }
 
-fn run(command: Command) -> Result<u8> {
-    let store = Store::locate()?;
-    let scopes = Scopes::here(store.clone());
-    // A project glossary that does not parse (a merge conflict) is reported by every command;
-    // one acting on it alone fails with the same message instead.
-    let on_project = matches!(
-        command,
-        Command::Record { project: true, .. }
-            | Command::Remove { project: true, .. }
-            | Command::Import { project: true, .. }
-    ) || command_filter(&command) == Some(Filter::Project);
-    if let (Some(e), false) = (&scopes.problem, on_project) {
-        eprintln!("tinylingo: warning: {e}; its terms are left out");
-        if let Some(hint) = e.hint() {
-            eprintln!("  hint: {hint}");
-        }
-    }
-    match command {
-        Command::Record { term, explanation, force, project } => {
-            warn_config(&store);
-            let outcome = if project {
-                let project = project::for_writing(&current_dir()?, &store);
-                let outcome =
-                    actions::record_in_project(&store, &project, &term, &explanation, force)?;
-                eprintln!("Project glossary: {}", project.glossary_path().display());
-                outcome
-            } else {
-                actions::record(&store, &term, &explanation, force)?
-            };
-            for warning in &outcome.warnings {
-                eprintln!("tinylingo: warning: {warning}");
-            }
-            let (term, now) = (&outcome.term, echo(&outcome.explanation));
-            let trimmed = if outcome.trimmed { " (surrounding white space removed)" } else { "" };
-            match outcome.recorded {
-                Recorded::Added => eprintln!("Recorded: {term} → {now}{trimmed}"),
-                Recorded::Unchanged => {}
-                Recorded::Updated { was } => {
-                    eprintln!("Updated: {term}{trimmed}\n  was: {}\n  now: {now}", echo(&was))
-                }
-            }
-            Ok(SUCCESS)
-        }
-        Command::Remove { terms, search, term_only, confirm, yes, project } => {
-            let target = if project { &scopes.project()?.store } else { &store };
-            let (search, confirm) = (search.as_deref(), confirm.as_deref());
-            entries::remove(target, &terms, search, term_only, confirm, yes, project)
-        }
-        Command::List { recent, format, scope } => {
-            entries::list(&scopes, scope.get(), format.get(), recent)
-        }
-        Command::Search { query, term_only, format, scope } => {
-            entries::search(&scopes, scope.get(), &query, term_only, format.get())
-        }
-        Command::Export { format, search, scope } => {
-            entries::export(&scopes, scope.get(), format, search.as_deref())
-        }
-        Command::Import { file, format, skip_existing, replace, dry_run, json, project } => {
-            let on_conflict = match (skip_existing, replace) {
-                (true, _) => crate::exchange::OnConflict::Keep,
-                (_, true) => crate::exchange::OnConflict::Replace,
-                _ => crate::exchange::OnConflict::Refuse,
-            };
-            if !project {
-                return entries::import(&store, &file, format, on_conflict, dry_run, json);
-            }
-            let project = project::for_writing(&current_dir()?, &store);
-            let code = entries::import(&project.store, &file, format, on_conflict, dry_run, json)
-                .map_err(|e| project.explain(e))?;
-            if !dry_run {
-                actions::adopt(&store, &project)?;
-            }
-            eprintln!("Project glossary: {}", project.glossary_path().display());
-            Ok(code)
-        }
-        Command::Stats { format, scope } => show::stats(&scopes, scope.get(), format.get()),
-        Command::Trust { dir } => {
-            let folder = project::trust_target(dir.as_deref(), &store)?;
-            if actions::trust(&store, &folder)? {
-                eprintln!("Trusted: {}", folder.display());
-            } else {
-                eprintln!("Already trusted: {}", folder.display());
-            }
-            Ok(SUCCESS)
-        }
-        Command::Untrust { dir } => {
-            let folder = project::trust_target(dir.as_deref(), &store)?;
-            if actions::untrust(&store, &folder)? {
-                eprintln!("No longer trusted: {}", folder.display());
-                Ok(SUCCESS)
-            } else {
-                eprintln!("Not trusted: {}", folder.display());
-                Ok(NOTHING)
-            }
-        }
-        Command::Completions { shell } => {
-            let mut command = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(shell, &mut command, "tinylingo", &mut std::io::stdout());
-            Ok(SUCCESS)
-        }
-        Command::Config { key: None, format, .. } => {
-            let config = Config::load(&store)?;
-            warn_config(&store);
-            show::config_all(&config, format.get())
-        }
-        Command::Config { key: Some(key), value: None, format } => {
-            show::config_one(&Config::load(&store)?, &key, format.get())
-        }
-        Command::Config { key: Some(key), value: Some(value), .. } => {
-            actions::set_config(&store, &key, &value)?;
-            eprintln!("Set {key} = {value}");
-            Ok(SUCCESS)
-        }
-        Command::Match { message, platform: Some(platform), .. } => {
-            warn_config(&store);
-            show::injection(&scopes, platform, message)
-        }
-        Command::Match { message, format, no_llm, platform: None } => {
-            warn_config(&store);
-            show::matches(&scopes, &message, format.get(), no_llm)
-        }
-        Command::Hook { platform } => {
-            crate::hook::run(platform);
-            Ok(SUCCESS)
-        }
-        Command::Thread { action } => thread::run(&store, action),
-        Command::Suggest { since, assistant, format, verbose } => {
-            learn::suggest(&store, since.as_deref(), &assistant, format.get(), verbose)
-        }
-        Command::Inbox { action, format } => learn::inbox(&store, action, format.get()),
-        Command::Mcp => {
-            crate::mcp::serve(store)?;
-            Ok(SUCCESS)
-        }
-        Command::Doctor { format } => show::doctor(&crate::doctor::run(&scopes), format),
-        Command::Instructions { language } => {
-            warn_config(&store);
-            let language = language.unwrap_or_else(config::configured_language);
-            println!("{}", instructions::block(language));
-            Ok(SUCCESS)
-        }
-        Command::Install { platforms, dry_run, allow_record, mcp } => {
-            // The settings choose the instruction block's language.
-            warn_config(&store);
-            let options = install::Options { dry_run, allow_record, mcp };
-            print_install(install::run(&store, install::Mode::Install, &platforms, options)?)
-        }
-        Command::Uninstall { platforms, dry_run, mcp } => {
-            let options = install::Options { dry_run, allow_record: false, mcp };
-            print_install(install::run(&store, install::Mode::Uninstall, &platforms, options)?)
-        }
-    }
-}
-
-/// The `--project` / `--user` choice of a reading command.
-fn command_filter(command: &Command) -> Option<Filter> {
-    match command {
-        Command::List { scope, .. }
-        | Command::Search { scope, .. }
-        | Command::Export { scope, .. }
-        | Command::Stats { scope, .. } => Some(scope.get()),
-        _ => None,
-    }
-}
-
-/// The current folder, where the CLI looks for a project glossary.
-fn current_dir() -> Result<std::path::PathBuf> {
-    std::env::current_dir().map_err(|e| crate::error::Error::io(".", "find the current folder", e))
-}
-
-/// An explanation as `record` confirms it: whole up to [`ECHO_CHARS`] chars, else its start,
-/// `…` and its length (the whole text is in the glossary; a screenful of it is noise).
-fn echo(explanation: &str) -> String {
-    let chars = explanation.chars().count();
-    if chars <= ECHO_CHARS {
-        explanation.to_string()
-    } else {
-        format!("{} ({chars} characters)", crate::error::shorten(explanation, ECHO_CHARS))
-    }
-}
-
-const ECHO_CHARS: usize = 200;
-
 /// Prints what install or uninstall changed (stdout), then each assistant that failed
-/// (stderr): exit 2 when one did, the others having been done all the same.
+/// (stderr): exit 2 when one did, the others having been done all the same. Here, not in
+/// `run`, because `thread on|off` prints the same report.
 pub(crate) fn print_install(report: install::Report) -> Result<u8> {
     if report.none_found.is_some() {
         // Nothing to register is not a failure: a fresh machine has no assistant yet.
@@ -639,18 +454,4 @@ pub(crate) fn print_install(report: install::Report) -> Result<u8> {
         code = e.exit_code().max(2) as u8;
     }
     Ok(code)
-}
-
-/// Prints the warnings about values in config.json that are ignored.
-fn warn_config(store: &Store) {
-    match Config::load(store) {
-        Ok(config) => {
-            for w in config.settings().1 {
-                eprintln!("tinylingo: warning: {w}");
-            }
-        }
-        // The command goes on with the defaults (as the hook does); say so, or a broken
-        // config.json would silently switch off what the user configured.
-        Err(e) => eprintln!("tinylingo: warning: {e}; using the default settings"),
-    }
 }

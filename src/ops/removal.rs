@@ -1,6 +1,6 @@
 //! Removing many entries at once, in two steps (Code Buddy's confirmed deletion).
 //!
-//! `remove --search QUERY` selects with [`crate::search`]'s rule and removes nothing: it shows
+//! `remove --search QUERY` selects with [`crate::ops::search`]'s rule and removes nothing: it shows
 //! what it would take and hands out a confirmation code. `remove --confirm CODE` then removes
 //! exactly those entries. A code is random, valid for five minutes, used once, and bound to the
 //! entries as they were previewed — their terms and explanations — so a code read off an old
@@ -16,11 +16,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::actions;
 use crate::error::{Error, Result};
-use crate::search::{Query, Scope};
+use crate::ops::actions;
+use crate::ops::search::{Query, Scope};
+use crate::output::pretty_json;
 use crate::store::files::{read_if_exists, write_atomic};
-use crate::store::glossary::pretty_json;
 use crate::store::{Glossary, Store};
 
 /// How long a confirmation code stays valid.

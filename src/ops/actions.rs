@@ -7,9 +7,9 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::duplicates;
 use crate::error::{Error, Result};
 use crate::index;
+use crate::ops::duplicates;
 use crate::platform::block::{self, BlockEntry, Form};
 use crate::project::Project;
 use crate::store::config::Config;
@@ -124,7 +124,7 @@ pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
     }
     let close: Vec<&str> = missing
         .iter()
-        .flat_map(|t| crate::closest::closest_terms(glossary.terms(), t, 3))
+        .flat_map(|t| crate::ops::closest::closest_terms(glossary.terms(), t, 3))
         .collect();
     let hint = if close.is_empty() {
         Some("see what is recorded: tinylingo list".to_string())
