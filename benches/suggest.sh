@@ -5,7 +5,8 @@
 # the transcripts). The sessions are the labeled corpus's cases in the four real formats
 # (tests/learning/make_corpus.py --bench), each padded with tool output to the size asked.
 #
-# Usage:  benches/suggest.sh [sessions] [KB per session]      (default 1000 200)
+# Usage:  benches/suggest.sh [sessions] [KB of tool output per session]   (default 1000 130;
+#         the formats repeat a tool output in two records, so 130 KB gives ~200 MB in all)
 # Env:    RUNS=N   timed runs of each measurement (default 5; each cold run starts from an
 #                  empty store, so every file is read in full)
 #         TINYLINGO_BIN=path   a binary already built (release) instead of building one
@@ -15,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000}
-kb=${2:-200}
+kb=${2:-130}
 runs=${RUNS:-5}
 
 if [ -z "${TINYLINGO_BIN:-}" ]; then

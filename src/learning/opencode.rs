@@ -15,8 +15,7 @@ use serde::Deserialize;
 
 use super::clean;
 use super::rules::Conversation;
-use super::scan::Found;
-use super::sources::Assistant;
+use super::sources::{Assistant, Found};
 
 /// The database file.
 pub fn database(home: &Path) -> PathBuf {
@@ -55,14 +54,16 @@ pub fn read(home: &Path, after: i64) -> Result<Option<(Vec<Found>, i64)>, String
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| e.to_string())?;
-    // Wait briefly for a writer's checkpoint rather than fail at once.
+    // Only text parts are read (tool parts hold whole outputs, which the sort would otherwise
+    // carry). Wait briefly for a writer's checkpoint rather than fail at once.
     let _ = db.busy_timeout(std::time::Duration::from_millis(500));
     let mut rows = db
         .prepare(
             "SELECT p.session_id, m.data, p.data, p.time_created, s.directory \
              FROM part p JOIN message m ON m.id = p.message_id \
              LEFT JOIN session s ON s.id = p.session_id \
-             WHERE p.time_created > ?1 ORDER BY p.session_id, p.time_created, p.id",
+             WHERE p.time_created > ?1 AND json_extract(p.data, '$.type') = 'text' \
+             ORDER BY p.session_id, p.time_created, p.id",
         )
         .map_err(|e| e.to_string())?;
     let mut rows = rows.query([after]).map_err(|e| e.to_string())?;

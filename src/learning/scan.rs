@@ -15,8 +15,8 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 
 use super::inbox::{read_json, write_json, Inbox, Proposal, Source, Status};
-use super::rules::{Candidate, Conversation};
-use super::sources::{self, Assistant, Parser, Turn};
+use super::rules::Conversation;
+use super::sources::{self, Assistant, Found, Parser, Turn};
 use super::{clean, looks_like_secret, opencode};
 use crate::error::Result;
 use crate::store::{Glossary, Store};
@@ -65,17 +65,6 @@ struct Scanned {
     /// the database is not opened).
     #[serde(default)]
     opencode_seen: Vec<u64>,
-}
-
-/// A candidate where it was found.
-pub struct Found {
-    pub candidate: Candidate,
-    pub assistant: Assistant,
-    pub path: String,
-    pub line: u64,
-    pub when: Option<String>,
-    pub session: String,
-    pub project: bool,
 }
 
 /// Scans the sources, adds new proposals to the inbox and returns the inbox and what the scan
@@ -152,6 +141,10 @@ pub fn suggest(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, 
         }
     }
 
+    // Nothing read: nothing to write either (a rescan with nothing new only stats files).
+    if report.read == 0 && found.is_empty() {
+        return Ok((Inbox::load(store)?, report));
+    }
     let _lock = store.lock()?;
     let glossary = Glossary::load(store).unwrap_or_default();
     let mut inbox = Inbox::load(store)?;

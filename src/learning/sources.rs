@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::rules::Candidate;
 use crate::store::Store;
 
 /// A source of sessions.
@@ -97,6 +98,17 @@ fn walk(dir: &Path, depth: usize, keep: fn(&str) -> bool, out: &mut Vec<PathBuf>
             out.push(path);
         }
     }
+}
+
+/// A candidate where it was found.
+pub struct Found {
+    pub candidate: Candidate,
+    pub assistant: Assistant,
+    pub path: String,
+    pub line: u64,
+    pub when: Option<String>,
+    pub session: String,
+    pub project: bool,
 }
 
 /// One turn of a session.
