@@ -220,18 +220,18 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
         no_llm: bool,
         /// Print exactly what the hook would print for this assistant (no session, so no
         /// de-duplication), instead of the debug view.
-        #[arg(long, value_parser = platform_name, conflicts_with_all = ["json", "format"])]
+        #[arg(long, value_parser = platform_name(), conflicts_with_all = ["json", "format"])]
         platform: Option<Platform>,
     },
     /// Register the prompt hook and the instruction block with the assistants.
     #[command(after_help = "With no argument, every assistant whose settings folder exists \
-(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini). A named assistant is installed \
-even when its folder is missing. Installing again refreshes everything and changes nothing \
+(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini, ~/.pi/agent, ~/.config/kilo). \
+A named assistant is installed even when its folder is missing. Installing again refreshes everything and changes nothing \
 else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
 tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinylingo install --mcp")]
     Install {
-        /// claude, cursor, opencode, codex or gemini.
-        #[arg(value_parser = platform_name)]
+        /// claude, cursor, opencode, codex, gemini, pi or kilo.
+        #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
         #[arg(long)]
@@ -250,8 +250,8 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinyli
     #[command(after_help = "With no argument, from every assistant.\n\nExamples:\n  \
 tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run\n  tinylingo uninstall --mcp")]
     Uninstall {
-        /// claude, cursor, opencode, codex or gemini.
-        #[arg(value_parser = platform_name)]
+        /// claude, cursor, opencode, codex, gemini, pi or kilo.
+        #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
         #[arg(long)]
@@ -330,8 +330,8 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
     )]
     Hook {
-        /// claude, cursor, opencode, codex or gemini.
-        #[arg(value_parser = platform_name)]
+        /// claude, cursor, opencode, codex, gemini, pi or kilo.
+        #[arg(value_parser = platform_name())]
         platform: Platform,
     },
 }
@@ -378,11 +378,12 @@ enum DoctorFormat {
     Json,
 }
 
-fn platform_name(s: &str) -> std::result::Result<Platform, String> {
-    Platform::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
-        format!("unknown platform (known: {})", names.join(", "))
-    })
+/// An assistant's name, one of a fixed list: clap's error names them all, and the shell
+/// completion scripts offer them.
+fn platform_name() -> impl clap::builder::TypedValueParser<Value = Platform> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Platform::ALL.map(Platform::name))
+        .map(|name: String| Platform::from_name(&name).expect("one of the possible values"))
 }
 
 fn language_code(s: &str) -> std::result::Result<Language, String> {

@@ -10,6 +10,8 @@
 //! | Gemini CLI `AfterAgent` | `prompt_response` | `prompt` | kept by the prompt hook, if its event named one |
 //! | Cursor `afterAgentResponse` | `text` | kept by the prompt hook | — |
 //! | OpenCode (our plugin, on `session.idle`) | `response` | `prompt` | `model` |
+//! | Kilo (OpenCode's plugin, on `session.idle`) | `response` | `prompt` | `model` |
+//! | Pi (our extension, on `agent_end`) | `response` | `prompt` | `model` |
 //!
 //! so one reading serves them all: the first of the known fields that is there. A model no
 //! source names is `unknown`.

@@ -346,7 +346,7 @@ fn timeout(spec: &Spec, handler: &Value, wanted: Option<u64>) -> Check {
     }
 }
 
-/// OpenCode: the plugin file is ours and as install would write it now, and the program it
+/// A plugin (OpenCode, Kilo, Pi): the file is ours and as install would write it now, and the program it
 /// runs answers.
 fn plugin(spec: &Spec, at: &Place, path: &Path) -> Vec<Check> {
     let p = Some(spec.platform);
@@ -354,13 +354,13 @@ fn plugin(spec: &Spec, at: &Place, path: &Path) -> Vec<Check> {
     let check = match read_if_exists(path) {
         Err(e) => Check::fail("plugin", p, e.to_string(), "check its permissions"),
         Ok(None) => Check::fail("plugin", p, format!("{shown} is missing"), install_fix(spec)),
-        Ok(Some(b)) if !install::is_our_plugin(&b) => Check::fail(
+        Ok(Some(b)) if !install::is_our_plugin(spec, &b) => Check::fail(
             "plugin",
             p,
             format!("{shown} was not written by tinylingo"),
             format!("move it aside, then run `{}`", install_fix(spec)),
         ),
-        Ok(Some(b)) if b == install::plugin_source(at.link, at.journal_on).as_bytes() => {
+        Ok(Some(b)) if b == install::plugin_source(spec, at.link, at.journal_on).as_bytes() => {
             Check::ok("plugin", p, format!("{shown} is current"))
         }
         Ok(Some(_)) => Check::fail("plugin", p, format!("{shown} is outdated"), install_fix(spec)),

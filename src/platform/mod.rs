@@ -15,8 +15,10 @@ mod cursor;
 mod gemini;
 pub mod install;
 pub mod instructions;
+mod kilo;
 pub mod mcp_config;
 mod opencode;
+mod pi;
 pub mod settings_file;
 
 use std::path::{Path, PathBuf};
@@ -31,6 +33,8 @@ pub enum Platform {
     OpenCode,
     Codex,
     Gemini,
+    Pi,
+    Kilo,
 }
 
 /// How an assistant's answer is shaped on stdout.
@@ -117,13 +121,19 @@ pub enum Registration {
         comments: bool,
         entry: CommandEntry,
     },
-    /// A JavaScript plugin file, `dir/file` under `config_dir`, that runs the hook itself.
+    /// A plugin file (JavaScript or TypeScript), `dir/file` under `config_dir`, that runs the
+    /// hook itself.
     Plugin {
         dir: &'static str,
         file: &'static str,
         /// Folders the assistant also loads plugins from, where an older install may have put
         /// ours; uninstall looks there too.
         other_dirs: &'static [&'static str],
+        /// The file's text, with placeholders for the binary's path, the journal's state and
+        /// the assistant's name and display name, which install fills in.
+        source: &'static str,
+        /// What the report calls it ("chat.message plugin").
+        what: &'static str,
     },
 }
 
@@ -154,8 +164,15 @@ pub enum Rules {
 }
 
 impl Platform {
-    pub const ALL: [Platform; 5] =
-        [Platform::Claude, Platform::Cursor, Platform::OpenCode, Platform::Codex, Platform::Gemini];
+    pub const ALL: [Platform; 7] = [
+        Platform::Claude,
+        Platform::Cursor,
+        Platform::OpenCode,
+        Platform::Codex,
+        Platform::Gemini,
+        Platform::Pi,
+        Platform::Kilo,
+    ];
 
     pub fn spec(self) -> &'static Spec {
         match self {
@@ -164,6 +181,8 @@ impl Platform {
             Platform::OpenCode => &opencode::SPEC,
             Platform::Codex => &codex::SPEC,
             Platform::Gemini => &gemini::SPEC,
+            Platform::Pi => &pi::SPEC,
+            Platform::Kilo => &kilo::SPEC,
         }
     }
 

@@ -3,6 +3,9 @@
 use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
 use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
+/// The plugin, for OpenCode and its forks (Kilo): it runs `tinylingo hook <name>`.
+pub(super) const PLUGIN: &str = include_str!("opencode_plugin.js");
+
 pub(super) const SPEC: Spec = Spec {
     platform: Platform::OpenCode,
     name: "opencode",
@@ -19,6 +22,8 @@ pub(super) const SPEC: Spec = Spec {
         dir: "plugins",
         file: "tinylingo.js",
         other_dirs: &["plugin"],
+        source: PLUGIN,
+        what: "chat.message plugin",
     },
     rules: Rules::File("AGENTS.md"),
     install_notes: &[],

@@ -1,16 +1,19 @@
-// tinylingo OpenCode plugin. Written by `tinylingo install opencode`; `tinylingo uninstall`
+// tinylingo __TINYLINGO_DISPLAY__ plugin. Written by `tinylingo install __TINYLINGO_NAME__`; `tinylingo uninstall`
 // removes it (this first line is how it knows the file is its own, so keep it).
 //
 // Before a user message reaches the model, the plugin gives the message's text to
-// `tinylingo hook opencode` and adds what it prints (the explanations of the recorded terms the
+// `tinylingo hook __TINYLINGO_NAME__` and adds what it prints (the explanations of the recorded terms the
 // message mentions) as one synthetic text part. No hit, no part. Any failure leaves the message
 // exactly as it was: a memory aid must never cost the user their message.
 //
-// node:child_process works the same under Bun (OpenCode's runtime) and Node.
+// node:child_process works the same under Bun (OpenCode's runtime) and Node. The same plugin
+// serves OpenCode and its forks (Kilo), which load plugins the same way.
 import { spawnSync } from "node:child_process"
 
 // tinylingo's scripts link to its binary: upgrades of the binary need no new install.
 const TINYLINGO = "__TINYLINGO_BINARY__"
+// The assistant, as `tinylingo hook` names it.
+const ASSISTANT = "__TINYLINGO_NAME__"
 // The hook answers in milliseconds; this only bounds a stuck one (the smart matcher's own
 // timeout is 3 s by default).
 const TIMEOUT_MS = 10000
@@ -28,7 +31,7 @@ function userText(parts) {
 // The block for `prompt`, or "" for no hit and for any failure. `cwd` is the project's
 // folder: the hook looks for the project glossary (.tinylingo/glossary.json) from there.
 function lookUp(prompt, sessionID, cwd) {
-  const run = spawnSync(TINYLINGO, ["hook", "opencode"], {
+  const run = spawnSync(TINYLINGO, ["hook", ASSISTANT], {
     input: JSON.stringify({ prompt, sessionID, cwd }),
     encoding: "utf8",
     timeout: TIMEOUT_MS,
@@ -52,7 +55,7 @@ const journaled = new Map()
 
 // OpenCode has no after-response hook: when a session goes idle, the last assistant message is
 // its answer (a turn with tool calls has several; the last holds the final text) and the user
-// message before it the prompt. `tinylingo hook opencode after` writes the entry; whatever
+// message before it the prompt. `tinylingo hook <name> after` writes the entry; whatever
 // fails, the session is not disturbed.
 async function journal(client, directory, sessionID) {
   const res = await client.session.messages({ path: { id: sessionID } })
@@ -70,7 +73,7 @@ async function journal(client, directory, sessionID) {
   }
   if (!answer || !prompt || journaled.get(sessionID) === answer.info.id) return
   journaled.set(sessionID, answer.info.id)
-  spawnSync(TINYLINGO, ["hook", "opencode", "after"], {
+  spawnSync(TINYLINGO, ["hook", ASSISTANT, "after"], {
     input: JSON.stringify({
       session_id: sessionID,
       prompt: userText(prompt.parts || []),

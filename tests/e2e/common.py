@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -490,3 +491,21 @@ def journal_case(client, home, exchange, model_source, found_in, unknown_ok, set
     return "pass", (f"one entry, 时间 {fields.get('时间')} (TZ={JOURNAL_TZ}), 模型 {named} (asked "
                     f"for {run.asked}; {source}), prompt verbatim, summary = the answer; thread "
                     f"off: {gone}next exchange wrote nothing")
+
+
+def run_client(argv, env, cwd, timeout):
+    """Runs a client once in its own process group, stdin /dev/null; returns the
+    CompletedProcess, with returncode None when it outlived `timeout` (the group is killed)."""
+    proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            errors="replace", start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = proc.communicate(timeout=10)
+        return subprocess.CompletedProcess(proc.args, None, out, err)

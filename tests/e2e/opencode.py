@@ -55,7 +55,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -288,20 +287,8 @@ class OpenCode:
         The client runs in its own process group, killed whole on a timeout."""
         self.model.clear()
         timeout = max(5, min(RUN_TIMEOUT, DEADLINE - time.monotonic()))
-        proc = subprocess.Popen(
-            [common.client_bin("opencode"), "run", prompt], env=self.env(), cwd=self.home.work,
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, errors="replace", start_new_session=True)
-        try:
-            out, err = proc.communicate(timeout=timeout)
-            return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            out, err = proc.communicate(timeout=10)
-            return subprocess.CompletedProcess(proc.args, None, out, err)
+        argv = [common.client_bin("opencode"), "run", prompt]
+        return common.run_client(argv, self.env(), self.home.work, timeout)
 
     def cleanup(self):
         self.home.cleanup()

@@ -25,8 +25,14 @@ pub const MISS: &str = "今天天气不错";
 pub const LOCALE: &str = "zh_CN.UTF-8";
 
 /// Environment variables that would point tinylingo or an assistant elsewhere than `HOME`.
-const FOREIGN_ENV: &[&str] =
-    &["TINYLINGO_HOME", "XDG_CONFIG_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"];
+const FOREIGN_ENV: &[&str] = &[
+    "TINYLINGO_HOME",
+    "XDG_CONFIG_HOME",
+    "CODEX_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "GEMINI_CLI_HOME",
+    "PI_CODING_AGENT_DIR",
+];
 
 pub struct Home {
     dir: TempDir,

@@ -14,17 +14,16 @@ use crate::platform::{Registration, Rules, Spec};
 use crate::store::files::read_if_exists;
 use crate::store::installed::Installed;
 
-/// The OpenCode plugin, with [`PLUGIN_BINARY`] standing for the binary's path.
-pub(super) const PLUGIN_TEMPLATE: &str = include_str!("../opencode_plugin.js");
-
-/// The placeholder in [`PLUGIN_TEMPLATE`], a JavaScript string literal.
+/// The placeholder in a plugin's source for the binary's path, a JavaScript string literal.
 pub(super) const PLUGIN_BINARY: &str = "\"__TINYLINGO_BINARY__\"";
 
 /// The placeholder for the journal's state, a JavaScript string literal.
 pub(super) const PLUGIN_JOURNAL: &str = "\"__TINYLINGO_JOURNAL__\"";
 
-/// The first line of the plugin: how uninstall knows the file is ours.
-pub(super) const PLUGIN_SIGNATURE: &str = "// tinylingo OpenCode plugin";
+/// The placeholders for the assistant's name (`tinylingo hook <name>`) and its human name: one
+/// source serves OpenCode and its forks.
+pub(super) const PLUGIN_NAME: &str = "__TINYLINGO_NAME__";
+pub(super) const PLUGIN_DISPLAY: &str = "__TINYLINGO_DISPLAY__";
 
 pub(super) fn plan_install(
     spec: &Spec,
@@ -127,27 +126,26 @@ pub(super) fn plan_install(
             }
             section.command = Some(command);
         }
-        Registration::Plugin { dir: sub, file, other_dirs } => {
+        Registration::Plugin { dir: sub, file, other_dirs, what, .. } => {
             let folder = dir.join(sub);
             if !folder.is_dir() {
                 section.steps.push(step(Verb::Create, "folder", &folder, Action::MakeDir));
             }
             let path = folder.join(file);
-            let content = plugin_source(link, journal_on);
-            let what = "chat.message plugin";
+            let content = plugin_source(spec, link, journal_on);
             let write = Action::Write(content.clone().into_bytes());
             let old = read_if_exists(&path)?;
             let verb = match &old {
                 None => Verb::Add,
                 Some(old) if *old == content.as_bytes() => Verb::Keep,
-                Some(old) if is_our_plugin(old) => Verb::Update,
+                Some(old) if is_our_plugin(spec, old) => Verb::Update,
                 Some(_) => return Err(not_our_plugin(&path)),
             };
             let action = if verb == Verb::Keep { Action::None } else { write };
             section.steps.push(install_step(verb, what, &path, action, old.as_deref()));
             for other in other_dirs {
                 let old = dir.join(other).join(file);
-                if read_if_exists(&old)?.is_some_and(|b| is_our_plugin(&b)) {
+                if read_if_exists(&old)?.is_some_and(|b| is_our_plugin(spec, &b)) {
                     let what = "older copy of the plugin (it would run twice)";
                     section.steps.push(step(Verb::Remove, what, &old, Action::Delete));
                 }
@@ -333,17 +331,12 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
                 }
             }
         }
-        Registration::Plugin { dir: sub, file, other_dirs } => {
+        Registration::Plugin { dir: sub, file, other_dirs, what, .. } => {
             for d in std::iter::once(&sub).chain(other_dirs) {
                 let path = dir.join(d).join(file);
                 match read_if_exists(&path)? {
-                    Some(b) if is_our_plugin(&b) => {
-                        section.steps.push(step(
-                            Verb::Remove,
-                            "chat.message plugin",
-                            &path,
-                            Action::Delete,
-                        ));
+                    Some(b) if is_our_plugin(spec, &b) => {
+                        section.steps.push(step(Verb::Remove, what, &path, Action::Delete));
                     }
                     Some(_) => section.notes.push(format!(
                         "left {} alone: tinylingo did not write it",
@@ -377,8 +370,11 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
             }
         }
     }
-    // Only folders install created go, deepest first, and only when nothing is left in them.
+    // Only folders install created go, deepest first, and only when nothing is left in them:
+    // those in the assistant's folder, the folder, and the parents install made for it.
     section.tidy = installed.folders_under(&dir);
+    let made = |a: &&Path| installed.folders_under(a).iter().any(|f| f == a);
+    section.tidy.extend(dir.ancestors().skip(1).take_while(made).map(Path::to_path_buf));
     Ok(section)
 }
 
@@ -475,15 +471,24 @@ pub(super) fn restore(
     }
 }
 
-/// The plugin's text, calling the binary at `link`, writing the journal when `journal_on`.
-pub(crate) fn plugin_source(link: &Path, journal_on: bool) -> String {
+/// The plugin's text for `spec` (a [`Registration::Plugin`]), calling the binary at `link`,
+/// writing the journal when `journal_on`; "" for an assistant without a plugin.
+pub(crate) fn plugin_source(spec: &Spec, link: &Path, journal_on: bool) -> String {
+    let Registration::Plugin { source, .. } = spec.registration else { return String::new() };
     let literal = serde_json::to_string(&link.to_string_lossy()).expect("a string serialises");
     let journal = if journal_on { "\"on\"" } else { "\"off\"" };
-    PLUGIN_TEMPLATE.replace(PLUGIN_BINARY, &literal).replace(PLUGIN_JOURNAL, journal)
+    source
+        .replace(PLUGIN_BINARY, &literal)
+        .replace(PLUGIN_JOURNAL, journal)
+        .replace(PLUGIN_NAME, spec.name)
+        .replace(PLUGIN_DISPLAY, spec.display)
 }
 
-pub(crate) fn is_our_plugin(bytes: &[u8]) -> bool {
-    bytes.starts_with(PLUGIN_SIGNATURE.as_bytes())
+/// Whether a plugin file is ours: every source starts `// tinylingo <display> ` (OpenCode's
+/// `// tinylingo OpenCode plugin.`), which is how uninstall knows whose it is.
+pub(crate) fn is_our_plugin(spec: &Spec, bytes: &[u8]) -> bool {
+    let signature = format!("// tinylingo {} ", spec.display);
+    bytes.starts_with(signature.as_bytes())
 }
 
 pub(super) fn not_our_plugin(path: &Path) -> Error {

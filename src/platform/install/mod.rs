@@ -203,7 +203,9 @@ fn tidy(report: &Report, scripts: &Path, installed: &mut Installed) {
         for section in report.sections.iter().filter(|s| s.error.is_none()) {
             let dir = section.platform.spec().config_folder(&report.home);
             for folder in &section.tidy {
-                let _ = fs::remove_dir(folder);
+                if fs::remove_dir(folder).is_ok() {
+                    installed.forget_under(folder);
+                }
             }
             if section.mcp_only {
                 // The rest of the install stays: a file it changed keeps its record (the text
@@ -305,9 +307,9 @@ pub(crate) fn registered(spec: &Spec, home: &Path) -> bool {
                 Err(_) => true,
             }
         }
-        Registration::Plugin { dir: sub, file, other_dirs } => std::iter::once(&sub)
+        Registration::Plugin { dir: sub, file, other_dirs, .. } => std::iter::once(&sub)
             .chain(other_dirs)
-            .any(|d| fs::read(dir.join(d).join(file)).is_ok_and(|b| is_our_plugin(&b))),
+            .any(|d| fs::read(dir.join(d).join(file)).is_ok_and(|b| is_our_plugin(spec, &b))),
     };
     // The MCP server runs the link too.
     hook || super::mcp_config::registered(spec, home)
@@ -339,8 +341,18 @@ fn apply_step(s: &Step, mode: Mode, installed: &mut Installed) -> Result<()> {
     match &s.action {
         Action::Link(target) => make_link(&s.path, target)?,
         Action::MakeDir => {
+            // Every folder this makes is noted, not only the last: `~/.pi` as well as
+            // `~/.pi/agent`, so that uninstall can take both away again.
+            let missing: Vec<PathBuf> = s
+                .path
+                .ancestors()
+                .take_while(|a| fs::symlink_metadata(a).is_err())
+                .map(Path::to_path_buf)
+                .collect();
             fs::create_dir_all(&s.path).map_err(|e| Error::io(&s.path, "create folder", e))?;
-            installed.created_folder(&s.path);
+            for folder in missing {
+                installed.created_folder(&folder);
+            }
         }
         Action::Write(bytes) => {
             write_through(&s.path, bytes)?;
