@@ -1,5 +1,6 @@
-//! Exact matching: building the automaton and searching a prompt with it, next to the
-//! `aho-corasick` crate's overlapping search over the same terms and prompt.
+//! Exact matching: building the automaton and searching a prompt with it, for substrings
+//! (`find_all`) and for whole words (`find_words`, `matching.wordBoundary`, the default), next
+//! to the `aho-corasick` crate's overlapping search over the same terms and prompt.
 //!
 //! Glossaries of 1k/10k/100k terms, half CJK (2-8 chars), half ASCII words (3-20 bytes), made
 //! by a seeded generator so every run sees the same data. The prompt is 1,000 chars of mixed
@@ -13,6 +14,7 @@ use std::time::Duration;
 use aho_corasick::{AhoCorasick, MatchKind};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use tinylingo::matching::automaton::{ArchivedAutomaton, Automaton};
+use tinylingo::matching::boundary::whole_word_at;
 
 #[path = "support/synth.rs"]
 mod synth;
@@ -125,6 +127,26 @@ fn bench(c: &mut Criterion) {
         });
     }
     search.finish();
+
+    // The same search under the whole-word rule, as the hook runs it: the automaton checks
+    // the ends, and the caller each hit's start against its term.
+    let mut words = c.benchmark_group("find_words");
+    words.sample_size(50).warm_up_time(Duration::from_secs(1));
+    for (n, terms) in &data {
+        let t: Vec<&[u8]> = terms.iter().map(|s| s.as_bytes()).collect();
+        let p = prompt(terms);
+        let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&Automaton::build(&t)).unwrap();
+        let arch = rkyv::access::<ArchivedAutomaton, rkyv::rancor::Error>(&bytes).unwrap();
+        let hay = p.as_bytes();
+        let mut accept = |id: u32, end: usize| whole_word_at(hay, end, t[id as usize]);
+        eprintln!("{n} terms: {} whole-word hits", arch.find_words(hay, &mut accept).len());
+        words.bench_with_input(BenchmarkId::from_parameter(n), &p, |b, p| {
+            let hay = p.as_bytes();
+            let mut accept = |id: u32, end: usize| whole_word_at(hay, end, t[id as usize]);
+            b.iter(|| arch.find_words(black_box(hay), &mut accept))
+        });
+    }
+    words.finish();
 
     let mut theirs = c.benchmark_group("aho_corasick_crate");
     theirs.sample_size(50).warm_up_time(Duration::from_secs(1));

@@ -9,6 +9,8 @@
 #         RECORD_RUNS=N     timed `record` runs per size (default 11)
 #         HOOKBENCH_GATE=R  fail (exit 3) when a hook/no-op ratio exceeds R
 #         DEDUPE=1          measure with inject.dedupe on
+#         SUBSTRING=1       measure with matching.wordBoundary off (plain substrings, the
+#                           default before whole words)
 #         JOURNAL=1         measure with the thread journal on: the prompt hook then keeps each
 #                           prompt, and the after-response hook (`hook gemini after`, whose event
 #                           carries prompt and answer) is measured against the no-op too
@@ -58,6 +60,7 @@ for n in "${sizes[@]}"; do
 e = json.load(open(sys.argv[1])); e["cwd"] = sys.argv[2]; json.dump(e, open(sys.argv[1], "w"), ensure_ascii=False)' \
     "$work/event.json" "$cwd"
   if [ "${DEDUPE:-0}" = 1 ]; then "$bin" config inject.dedupe true 2>/dev/null; fi
+  if [ "${SUBSTRING:-0}" = 1 ]; then "$bin" config matching.wordBoundary false 2>/dev/null; fi
   if [ "${JOURNAL:-0}" = 1 ]; then "$bin" config thread.enabled true 2>/dev/null; fi
   # The benchmark is only meaningful if the hook really answers from the mapped index.
   out=$("$bin" hook claude <"$work/event.json")

@@ -17,14 +17,17 @@ pub enum Error {
     BadInput { problem: String, hint: Option<String> },
     /// What was asked for is not there (a term to remove, a config key to print).
     NotFound { problem: String, hint: Option<String> },
-    /// A term exists already with another explanation; `record --force` replaces it.
-    Conflict { term: String, current: String },
+    /// A term exists already with another explanation; `record --force` replaces it. `scope`
+    /// is the flag the hint's command needs to reach the same glossary
+    /// ([`crate::store::Store::scope_flag`]).
+    Conflict { term: String, current: String, scope: &'static str },
     /// A change was refused as it stands (an import with conflicts, a stale confirmation
     /// code); nothing was changed, and the hint says how to go on.
     Refused { problem: String, hint: Option<String> },
     /// A new entry looks like recorded ones (the near-duplicate check of `record`): `similar`
-    /// holds them all, highest score first. `record --force` records it anyway.
-    Duplicate { term: String, explanation: String, similar: Vec<Similar> },
+    /// holds them all, highest score first. `record --force` records it anyway; `scope` as for
+    /// [`Error::Conflict`].
+    Duplicate { term: String, explanation: String, similar: Vec<Similar>, scope: &'static str },
 }
 
 /// How many similar entries a [`Error::Duplicate`] message names.
@@ -84,11 +87,11 @@ impl Error {
             Error::BadInput { hint, .. }
             | Error::NotFound { hint, .. }
             | Error::Refused { hint, .. } => hint.clone(),
-            Error::Conflict { term, .. } => Some(format!(
-                "to replace it: tinylingo record --force {} \"<new explanation>\"",
+            Error::Conflict { term, scope, .. } => Some(format!(
+                "to replace it: tinylingo record {scope}--force {} \"<new explanation>\"",
                 shell_word(term)
             )),
-            Error::Duplicate { term, explanation, similar } => {
+            Error::Duplicate { term, explanation, similar, scope } => {
                 // The text itself when it is short enough to be worth copying from the hint.
                 let text = if explanation.chars().count() <= 200 {
                     shell_word(explanation)
@@ -98,9 +101,9 @@ impl Error {
                 let existing =
                     similar.first().map_or("<term>".to_string(), |s| shell_word(&s.term));
                 Some(format!(
-                    "to record it anyway: tinylingo record --force {} {text}\n  \
+                    "to record it anyway: tinylingo record {scope}--force {} {text}\n  \
                      or fold the new text into the existing entry (its explanation is replaced, \
-                     so keep what it says): tinylingo record --force {existing} \
+                     so keep what it says): tinylingo record {scope}--force {existing} \
                      \"<merged explanation>\"",
                     shell_word(term)
                 ))
@@ -124,7 +127,7 @@ impl fmt::Display for Error {
             Error::BadInput { problem, .. }
             | Error::NotFound { problem, .. }
             | Error::Refused { problem, .. } => f.write_str(problem),
-            Error::Conflict { term, current } => {
+            Error::Conflict { term, current, .. } => {
                 write!(f, "\"{term}\" is already recorded as: {current}")
             }
             Error::Duplicate { term, similar, .. } => {

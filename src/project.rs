@@ -107,6 +107,25 @@ impl Project {
         format!("tinylingo trust {}", crate::error::shell_word(&self.root.to_string_lossy()))
     }
 
+    /// What a writer should say before it creates this project's glossary: where it goes and,
+    /// outside a git work tree, that git will not share it. `None` when the glossary exists.
+    pub fn creation_note(&self) -> Option<String> {
+        if self.glossary_path().exists() {
+            return None;
+        }
+        let at = self.store.dir().display();
+        let in_git = self.root.ancestors().take(MAX_DEPTH).any(|d| d.join(".git").exists());
+        Some(if in_git {
+            format!("Creating the project glossary in {at}: commit the folder to share it")
+        } else {
+            format!(
+                "Creating the project glossary in {at}: not inside a git work tree, so it goes \
+                 in the current folder and nothing shares it (run the command inside the \
+                 project's repository to share its terms)"
+            )
+        })
+    }
+
     /// Creates `.tinylingo/` and its `.gitignore` when they are missing.
     pub fn prepare(&self) -> Result<()> {
         self.store.ensure_dir()?;
@@ -304,6 +323,24 @@ pub fn for_writing(start: &Path, user: &Store) -> Project {
         }
     }
     Project::at(start.to_path_buf(), user)
+}
+
+/// What `trust` should add about `folder` (canonical) when the hook will find nothing to use
+/// there yet: no glossary in it, or the glossary that applies is another folder's.
+pub fn trust_note(folder: &Path, user: &Store) -> Option<String> {
+    match find(folder, user) {
+        Some(p) if p.root == folder => None,
+        Some(p) => Some(format!(
+            "the project glossary that applies there is {}'s: trust that folder instead: {}",
+            p.root.display(),
+            p.trust_command()
+        )),
+        None => Some(format!(
+            "there is no project glossary in it yet ({}): the hook will use one once it \
+             arrives (a git pull, or tinylingo record --project there)",
+            folder.join(DIR).join("glossary.json").display()
+        )),
+    }
 }
 
 /// The folder `trust` and `untrust` act on: `dir` canonicalised, or the root of the project

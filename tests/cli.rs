@@ -263,9 +263,23 @@ fn remove_with_one_missing_term_says_so_and_exits_1() {
 }
 
 #[test]
+fn remove_names_what_it_removed_and_suggests_from_one_cjk_char() {
+    let home = Home::seeded();
+    let out = home.run(&["remove", "联调", "提交", "nosuch"]);
+    out.expect_code(1);
+    assert!(out.stderr.contains("not recorded: \"nosuch\"; removed: 联调, 提交"), "{}", out.stderr);
+    let out = home.run(&["remove", "抠"]);
+    out.expect_code(1);
+    assert!(out.stderr.contains("hint: closest recorded terms: 智能抠图"), "{}", out.stderr);
+}
+
+#[test]
 fn remove_needs_a_term() {
     let home = Home::seeded();
-    home.run(&["remove"]).expect_code(2);
+    let out = home.run(&["remove"]);
+    out.expect_code(2);
+    // The other ways in are named too.
+    assert!(out.stderr.contains("tinylingo remove [--project] --search <QUERY>"), "{}", out.stderr);
     assert_eq!(home.run(&["list"]).stdout.lines().count(), 4);
 }
 
@@ -322,6 +336,8 @@ fn nested_terms_both_hit() {
 #[test]
 fn overlapping_terms_both_hit() {
     let home = Home::new();
+    // Overlaps inside one word: what plain substring matching finds.
+    home.run(&["config", "matching.wordBoundary", "false"]).ok();
     home.record_all(&[("abc", "one"), ("bcd", "two"), ("cdx", "three")]);
     assert_eq!(exact_terms(&home, "abcd"), ["abc", "bcd"]);
     assert_eq!(exact_terms(&home, "xabcdx"), ["abc", "bcd", "cdx"]);
@@ -714,4 +730,66 @@ fn list_into_a_closed_pipe_ends_quietly() {
     // SIGPIPE is 13 on every Unix we build for.
     assert_eq!(status.signal(), Some(13), "status {status:?}, stderr {stderr}");
     assert_eq!(stderr, "", "nothing on stderr");
+}
+
+// ---------------------------------------------------------------------------------------------
+// messages (issue 25, friction 10)
+
+#[test]
+fn a_glossary_of_the_wrong_shape_says_its_phrase_once() {
+    let home = Home::new();
+    home.write_store_file("glossary.json", b"[]\n");
+    let out = home.run(&["list"]);
+    out.expect_code(2);
+    assert_eq!(out.stderr.matches("expected a JSON object").count(), 1, "{}", out.stderr);
+}
+
+#[test]
+fn import_of_markdown_says_it_is_export_only() {
+    let home = Home::seeded();
+    let md = home.run(&["export", "--format", "md"]).ok().stdout.clone();
+    let file = home.path().join("glossary.md");
+    std::fs::write(&file, &md).unwrap();
+    let out = home.run(&["import", file.to_str().unwrap()]);
+    out.expect_code(2);
+    assert!(out.stderr.contains("is Markdown"), "{}", out.stderr);
+    assert!(out.stderr.contains("export --format tsv"), "{}", out.stderr);
+    // By its content too, from stdin.
+    let out = home.run_with_stdin(&["import", "-"], Some(md.as_bytes()));
+    out.expect_code(2);
+    assert!(out.stderr.contains("standard input is Markdown"), "{}", out.stderr);
+}
+
+#[test]
+fn a_broken_config_json_is_warned_about_by_every_command_that_reads_it() {
+    let home = Home::seeded();
+    home.write_store_file("config.json", b"{\n");
+    for args in [&["list"][..], &["search", "ProjectA"], &["stats"], &["remove", "联调"]] {
+        let out = home.run(args);
+        assert!(out.stderr.contains("using the default settings"), "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn config_format_text_is_for_people_and_the_default_stays_json() {
+    let home = Home::new();
+    let out = home.run(&["config", "--format", "text"]);
+    out.ok();
+    assert!(!out.stdout.starts_with('{'), "{}", out.stdout);
+    let line = out.stdout.lines().find(|l| l.starts_with("smart.model")).expect("a line a key");
+    assert_eq!(line.split_whitespace().collect::<Vec<_>>(), ["smart.model", "qwen3-0.6b"]);
+    assert!(home.run(&["config"]).ok().json().is_object());
+}
+
+#[test]
+fn completions_offer_the_assistants_and_export_help_names_the_scope() {
+    let home = Home::new();
+    let bash = home.run(&["completions", "bash"]).ok().stdout.clone();
+    let install = bash.lines().find(|l| l.contains("--allow-record --mcp")).expect("install");
+    assert!(install.contains("claude cursor opencode codex gemini"), "{install}");
+    let help = home.run(&["export", "--help"]).ok().stdout.clone();
+    assert!(help.contains("term<TAB>explanation<TAB>scope"), "{help}");
+    let out = home.run(&["install", "nosuch"]);
+    out.expect_code(2);
+    assert!(out.stderr.contains("claude"), "{}", out.stderr);
 }

@@ -178,3 +178,19 @@ fn summarize_prints_the_rule_made_summary() {
     );
     assert_eq!(out.ok().stdout, "总结：问题在缓存。\n");
 }
+
+#[test]
+fn thread_show_refuses_a_date_that_is_no_day_and_last_0() {
+    let home = Home::new();
+    for date in ["2026-13-01", "2026-02-30", "2026-00-10", "2026-1-011"] {
+        let out = home.run(&["thread", "show", "--date", date]);
+        out.expect_code(2);
+        assert!(out.stderr.contains(&format!("not a date: {date}")), "{}", out.stderr);
+        assert_eq!(out.stdout, "");
+    }
+    // A real day with nothing in it is "nothing found", not bad input.
+    home.run(&["thread", "show", "--date", "2024-02-29"]).expect_code(1);
+    let out = home.run(&["thread", "show", "--last", "0"]);
+    out.expect_code(2);
+    assert!(out.stderr.contains("hint: give 1 or more"), "{}", out.stderr);
+}

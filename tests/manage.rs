@@ -224,6 +224,26 @@ fn import_refuses_conflicts_unless_told_which_side_wins() {
 }
 
 #[test]
+fn import_warns_about_explanations_the_block_cannot_show_whole() {
+    let home = Home::new();
+    let long = "字".repeat(5000);
+    let input = format!("短\t几个字\n长\t{long}\n");
+    let out = home.run_with_stdin(&["import", "-"], Some(input.as_bytes()));
+    out.ok();
+    assert!(
+        out.stderr.contains(
+            "warning: the injected block holds at most 4000 characters (inject.maxChars), so \
+             prompts will see 1 imported explanation cut short: 长"
+        ),
+        "{}",
+        out.stderr
+    );
+    // What fits draws no warning.
+    let out = Home::new().run_with_stdin(&["import", "-"], Some("短\t几个字\n".as_bytes()));
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+}
+
+#[test]
 fn bad_import_input_names_the_line_and_changes_nothing() {
     let home = Home::seeded();
     let before = read(&home.glossary());

@@ -385,9 +385,64 @@ fn allow_record_with_mcp_lets_claude_and_codex_call_the_tool_without_asking() {
         toml.contains("[mcp_servers.tinylingo.tools.record]\napproval_mode = \"approve\"\n"),
         "{toml}"
     );
+    // uninstall --mcp takes the rule with the server: it would name a tool that is gone.
+    let out = home.run(&["uninstall", "--mcp", "claude"]);
+    out.ok();
+    assert!(out.stdout.contains("allow rule"), "{}", out.stdout);
+    let settings: Value =
+        serde_json::from_slice(&std::fs::read(home.path().join(".claude/settings.json")).unwrap())
+            .unwrap();
+    assert!(!settings.to_string().contains("mcp__tinylingo__record"), "{settings}");
+    assert!(settings.to_string().contains("UserPromptSubmit"), "the hook stays: {settings}");
     home.run(&["uninstall"]).ok();
     assert!(!home.path().join(".claude/settings.json").exists());
     assert!(!home.path().join(".codex/config.toml").exists());
+}
+
+/// The server's stdout lines for `input` sent at once, and its exit code.
+fn raw_session(home: &Home, input: &str) -> (Vec<Value>, i32) {
+    let out = home.run_with_stdin(&["mcp"], Some(input.as_bytes()));
+    let lines = out.stdout.lines().map(|l| serde_json::from_str(l).expect("JSON-RPC")).collect();
+    (lines, out.code)
+}
+
+#[test]
+fn a_line_that_is_not_json_gets_a_parse_error_and_the_session_goes_on() {
+    let home = Home::new();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let input = format!("this is not JSON\n{init}\n{{\"cut\": \n{list}\n");
+    let (lines, code) = raw_session(&home, &input);
+    assert_eq!(code, 0);
+    // Answers may come in any order (JSON-RPC pairs them by id): two parse errors, two results.
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    let by_id = |id: Value| lines.iter().filter(move |l| l["id"] == id).collect::<Vec<_>>();
+    let parse_errors = by_id(Value::Null);
+    assert_eq!(parse_errors.len(), 2, "{lines:?}");
+    assert!(parse_errors.iter().all(|e| e["error"]["code"] == -32700), "{lines:?}");
+    assert!(by_id(json!(1))[0]["result"]["serverInfo"].is_object(), "{lines:?}");
+    assert!(by_id(json!(2))[0]["result"]["tools"].is_array(), "{lines:?}");
+}
+
+#[test]
+fn a_client_that_skips_initialize_gets_an_error_and_can_still_initialize() {
+    let home = Home::new();
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let init = json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let (lines, code) = raw_session(&home, &format!("{note}\n{list}\n{init}\n{list}\n"));
+    assert_eq!(code, 0, "not exit 2");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    // The refusal is written before the later lines reach the server.
+    assert_eq!((&lines[0]["id"], &lines[0]["error"]["code"]), (&json!(1), &json!(-32002)));
+    assert!(lines[0]["error"]["message"].as_str().unwrap().contains("not initialized"));
+    assert_eq!(lines[1]["id"], 2);
+    assert!(lines[1]["result"]["serverInfo"].is_object());
+    assert!(lines[2]["result"]["tools"].is_array(), "{}", lines[2]);
+    // A client that leaves before initializing closed the connection: exit 0.
+    assert_eq!(raw_session(&home, "").1, 0);
 }
 
 #[test]

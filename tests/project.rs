@@ -380,3 +380,103 @@ fn a_term_recorded_in_one_clone_hits_in_another_after_trust() {
     let status = git(&b, &["status", "--porcelain", "--untracked-files=all"]);
     assert_eq!(status, "", "the hook left files git sees");
 }
+
+/// The `hint:` line of a failed command's stderr.
+fn hint(out: &Output) -> String {
+    let line = out.stderr.lines().find(|l| l.trim_start().starts_with("hint:"));
+    line.unwrap_or_else(|| panic!("no hint in:\n{}", out.stderr)).trim().to_string()
+}
+
+#[test]
+fn hints_after_a_project_command_carry_project() {
+    let h = Home::new();
+    let repo = repo(&h, "proj");
+    ok_in(&h, &repo, &["record", "--project", "联调", "USE_SOURCE=1 启动本地联调环境"]);
+    // A conflict: the hint replaces the project's entry, not a user entry it would shadow.
+    let out = run_in(&h, &repo, &["record", "--project", "联调", "另一种说法"]);
+    out.expect_code(1);
+    assert_eq!(
+        hint(&out),
+        "hint: to replace it: tinylingo record --project --force 联调 \"<new explanation>\""
+    );
+    ok_in(&h, &repo, &["record", "--project", "--force", "联调", "另一种说法"]);
+    assert_eq!(ok_in(&h, &repo, &["list", "--format", "tsv"]), "联调\t另一种说法\tproject\n");
+    // A near-duplicate: both ways on name --project.
+    let out = run_in(&h, &repo, &["record", "--project", "联调环境", "另一种说法"]);
+    out.expect_code(1);
+    assert!(out.stderr.contains("tinylingo record --project --force 联调环境 另一种说法"));
+    assert!(out.stderr.contains("tinylingo record --project --force 联调 \"<merged"));
+    // Without --project, the hints name the user's glossary as before.
+    h.run(&["record", "提交", "不要 push"]).ok();
+    let out = h.run(&["record", "提交", "要 push"]);
+    assert!(hint(&out).contains("tinylingo record --force 提交"), "{}", out.stderr);
+    // remove: what to list, and how to search again.
+    let out = run_in(&h, &repo, &["remove", "--project", "nothing-like-it"]);
+    out.expect_code(1);
+    assert_eq!(hint(&out), "hint: see what is recorded: tinylingo list --project");
+    let out = run_in(&h, &repo, &["remove", "--project", "--search", "no-such-text"]);
+    assert_eq!(hint(&out), "hint: see what is recorded: tinylingo list --project");
+    let out = run_in(&h, &repo, &["remove", "--project", "--confirm", "ABCDEF"]);
+    assert_eq!(hint(&out), "hint: search again: tinylingo remove --project --search <query>");
+}
+
+#[test]
+fn trust_and_record_project_say_what_happened_and_where() {
+    let h = Home::new();
+    // A folder with no project glossary: trusted, and told that nothing is there yet.
+    let empty = h.path().join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let empty = empty.canonicalize().unwrap();
+    let out = h.run(&["trust", empty.to_str().unwrap()]);
+    out.ok();
+    assert!(out.stderr.contains("there is no project glossary in it yet"), "{}", out.stderr);
+    // A subfolder of a project: the glossary that applies is the root's.
+    let proj = repo(&h, "proj");
+    ok_in(&h, &proj, &["record", "--project", "联调", "USE_SOURCE=1"]);
+    let deep = proj.join("src/deep");
+    let out = h.run(&["trust", deep.to_str().unwrap()]);
+    assert!(
+        out.stderr
+            .contains(&format!("trust that folder instead: tinylingo trust {}", proj.display())),
+        "{}",
+        out.stderr
+    );
+    let out = h.run(&["trust", proj.to_str().unwrap()]);
+    assert!(!out.stderr.contains("note:"), "{}", out.stderr);
+    // Outside any git work tree, record --project says where the glossary went, and why.
+    let loose = h.path().join("loose");
+    fs::create_dir_all(&loose).unwrap();
+    let out = run_in(&h, &loose, &["record", "--project", "提交", "不要 push"]);
+    out.ok();
+    assert!(out.stderr.contains("not inside a git work tree"), "{}", out.stderr);
+    assert!(out
+        .stderr
+        .contains(&format!("{}", loose.canonicalize().unwrap().join(".tinylingo").display())));
+    // Inside one, it says where too, once.
+    let other = repo(&h, "other");
+    let out = run_in(&h, &other.join("src"), &["record", "--project", "提交", "不要 push"]);
+    assert!(out.stderr.contains("commit the folder to share it"), "{}", out.stderr);
+    let out = run_in(&h, &other, &["record", "--project", "联调", "本地"]);
+    assert!(!out.stderr.contains("Creating"), "{}", out.stderr);
+}
+
+#[test]
+fn stats_project_reports_the_project_s_files() {
+    let h = Home::new();
+    let repo = repo(&h, "proj");
+    ok_in(&h, &repo, &["record", "--project", "联调", "USE_SOURCE=1"]);
+    h.run(&["record", "提交", "git commit 后不要执行 git push，由用户决定是否推送及推送时机"]).ok();
+    let size = |p: PathBuf| fs::metadata(p).unwrap().len();
+    let project = repo.join(".tinylingo");
+    let stats: Value =
+        serde_json::from_str(&ok_in(&h, &repo, &["stats", "--project", "--json"])).unwrap();
+    assert_eq!(stats["terms"], 1);
+    assert_eq!(stats["glossary_bytes"], size(project.join("glossary.json")), "{stats}");
+    assert_eq!(stats["index_bytes"], size(project.join("glossary.index")), "{stats}");
+    assert_eq!(stats["index_fresh"], true);
+    let stats: Value =
+        serde_json::from_str(&ok_in(&h, &repo, &["stats", "--user", "--json"])).unwrap();
+    assert_eq!(stats["glossary_bytes"], size(h.glossary()), "{stats}");
+    let text = ok_in(&h, &repo, &["stats", "--project"]);
+    assert!(text.contains("prompts hit    0 (in any glossary, since -)"), "{text}");
+}

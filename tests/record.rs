@@ -440,3 +440,23 @@ fn a_garbled_or_unwritable_times_log_never_fails_a_record() {
     home.run(&["record", "另一个词", "另一个解释"]).ok();
     assert_eq!(listed(&home)["另一个词"], json!("另一个解释"));
 }
+
+#[test]
+fn a_dash_reads_the_explanation_from_stdin() {
+    let home = Home::new();
+    // Past what a command line can carry (the kernel's limit for one argument is 128 KiB).
+    let long: String = (0..30_000).map(|i| format!("w{i:05} ")).collect::<String>();
+    let long = long.trim_end();
+    let input = format!("\n  {long}\n\n");
+    let out = home.run_with_stdin(&["record", "长文", "-"], Some(input.as_bytes()));
+    out.ok();
+    assert!(!out.stderr.contains("white space removed"), "{}", out.stderr);
+    assert_eq!(listed(&home)["长文"], json!(long));
+    // An empty or blank input, or one that is not UTF-8, records nothing (exit 2) and says how.
+    for bad in [&b""[..], b" \n\t\n", b"\xff\xfe text"] {
+        let out = home.run_with_stdin(&["record", "空", "-"], Some(bad));
+        out.expect_code(2);
+        assert!(out.stderr.contains("hint: pipe the explanation in: tinylingo record <term> - <"));
+        assert_eq!(listed(&home).get("空"), None);
+    }
+}

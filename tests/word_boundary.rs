@@ -1,5 +1,5 @@
-//! `matching.wordBoundary`, end to end with the real binary: set with `config`, followed by
-//! `match` and by the hook (through the index, rebuilt for the setting), and off again.
+//! `matching.wordBoundary`, end to end with the real binary: on by default, set with `config`,
+//! followed by `match` and by the hook (through the index, rebuilt for the setting), and off.
 
 mod common;
 
@@ -21,16 +21,20 @@ fn home() -> Home {
 const PROMPT: &str = "look at the rapid api_key path in ObjC++ and the 智能抠图 code";
 
 #[test]
-fn off_by_default_short_terms_hit_inside_words() {
-    let home = home();
-    assert_eq!(home.run(&["config", "matching.wordBoundary"]).ok().stdout.trim(), "false");
-    assert_eq!(exact_terms(&home, PROMPT), ["loo", "api", "C++", "智能抠图"]);
+fn on_by_default_short_ascii_terms_do_not_hit_inside_words() {
+    let home = Home::new();
+    home.record_all(&[("UI", "the Qt front end"), ("DB", "Postgres 16"), ("设计", "Figma 文件")]);
+    assert_eq!(home.run(&["config", "matching.wordBoundary"]).ok().stdout.trim(), "true");
+    let prompt = "the GUI is BUILDING slowly; 设计稿 in the UI, DB.";
+    assert_eq!(exact_terms(&home, prompt), ["UI", "DB", "设计"]);
+    assert_eq!(exact_terms(&home, "the GUI is BUILDING slowly; 重新设计"), ["设计"]);
+    let out = home.claude_hook("the GUI is BUILDING");
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""));
 }
 
 #[test]
 fn on_only_whole_words_hit_in_match_and_in_the_hook() {
     let home = home();
-    home.run(&["config", "matching.wordBoundary", "true"]).ok();
     assert_eq!(home.run(&["config", "matching.wordBoundary"]).ok().stdout.trim(), "true");
     assert_eq!(exact_terms(&home, PROMPT), ["智能抠图"]);
     let out = home.claude_hook(PROMPT);
@@ -41,7 +45,7 @@ fn on_only_whole_words_hit_in_match_and_in_the_hook() {
     assert_eq!(exact_terms(&home, whole), ["loo", "api", "C++"]);
     let out = home.claude_hook(whole);
     assert_eq!(out.json(), claude_answer(&[ENTRIES[0], ENTRIES[1], ENTRIES[2]]));
-    // Off again: substrings hit again.
+    // Off: substrings hit, for those who want them.
     home.run(&["config", "matching.wordBoundary", "false"]).ok();
     assert_eq!(exact_terms(&home, PROMPT), ["loo", "api", "C++", "智能抠图"]);
 }
@@ -49,11 +53,12 @@ fn on_only_whole_words_hit_in_match_and_in_the_hook() {
 #[test]
 fn a_hand_edit_of_config_json_is_followed_by_the_very_next_hook() {
     let home = home();
-    assert_eq!(exact_terms(&home, "look"), ["loo"]);
-    home.write_store_file("config.json", br#"{"matching": {"wordBoundary": true}}"#);
-    let out = home.claude_hook("look");
-    assert_eq!((out.code, out.stdout.as_str()), (0, ""));
     home.run(&["match", "look"]).expect_code(1);
+    home.write_store_file("config.json", br#"{"matching": {"wordBoundary": false}}"#);
+    let out = home.claude_hook("look");
+    out.ok();
+    assert_eq!(out.json(), claude_answer(&[ENTRIES[0]]));
+    assert_eq!(exact_terms(&home, "look"), ["loo"]);
 }
 
 #[test]

@@ -179,6 +179,30 @@ pub(super) fn export(
     Ok(SUCCESS)
 }
 
+/// `record TERM -`: the explanation from standard input, UTF-8, without surrounding white
+/// space (the line break a file or `echo` ends with is not part of it).
+pub(super) fn explanation_from_stdin() -> Result<String> {
+    let bytes = stdin_bytes()?;
+    let hint = || Some("pipe the explanation in: tinylingo record <term> - < notes.md".into());
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::bad_input(
+            format!("the explanation on standard input is not UTF-8 text ({e})"),
+            hint(),
+        )
+    })?;
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Error::bad_input("the explanation on standard input is empty", hint()));
+    }
+    Ok(text.to_string())
+}
+
+fn stdin_bytes() -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).map_err(|e| Error::io("standard input", "read", e))?;
+    Ok(bytes)
+}
+
 pub(super) fn import(
     store: &Store,
     file: &str,
@@ -188,11 +212,7 @@ pub(super) fn import(
     json: bool,
 ) -> Result<u8> {
     let (source, bytes) = if file == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| Error::io("standard input", "read", e))?;
-        ("standard input".to_string(), bytes)
+        ("standard input".to_string(), stdin_bytes()?)
     } else {
         let bytes = std::fs::read(file).map_err(|e| Error::io(file, "read", e))?;
         (file.to_string(), bytes)
@@ -203,6 +223,9 @@ pub(super) fn import(
         print_out(&format!("{}\n", report.to_json()))?;
     }
     eprintln!("{}", report.summary());
+    if let Some(warning) = report.warning() {
+        eprintln!("tinylingo: warning: {warning}");
+    }
     Ok(SUCCESS)
 }
 

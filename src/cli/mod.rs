@@ -39,13 +39,16 @@ enum Command {
     #[command(
         after_help = "Examples:\n  tinylingo record 智能抠图 \"ProjectA 背景移除模块，类名 BGRemover，位于 src/modules/bgremove/\"\n  \
 tinylingo record 提交 \"git commit 后不要执行 git push\"\n  \
-tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
+tinylingo record --force 提交 \"git commit 后由用户决定是否推送\"\n  \
+tinylingo record 发布流程 - < docs/release-notes.md"
     )]
     Record {
-        /// The trigger word, matched as a case-sensitive substring of prompts (surrounding
-        /// spaces are removed; at most 200 characters, on one line).
+        /// The trigger word, matched in prompts case-sensitively, as a whole word when it
+        /// starts or ends with an ASCII letter or digit (surrounding spaces are removed; at most
+        /// 200 characters, on one line).
         term: String,
         /// What to tell the model when the term appears: names, paths, identifiers, rules.
+        /// `-` reads it from standard input (UTF-8; for a text too long for the command line).
         explanation: String,
         /// Replace the explanation of a term that is already recorded; record a new term even
         /// when it looks like a recorded one (skips the near-duplicate check), or is a single
@@ -60,6 +63,10 @@ tinylingo record --force 提交 \"git commit 后由用户决定是否推送\""
     /// Remove recorded terms: by name, or every entry a search finds (in two steps).
     #[command(
         visible_alias = "rm",
+        // The three ways in the usage line, which clap shows with a missing argument too.
+        override_usage = "tinylingo remove [--project] <TERMS>...\n       \
+tinylingo remove [--project] --search <QUERY> [--term-only] [--yes]\n       \
+tinylingo remove [--project] --confirm <CODE>",
         after_help = "By name, the terms go at once. With --search, the entries that match are \
 shown with a confirmation code and nothing is removed yet: type the code when asked (on a \
 terminal), or run `tinylingo remove --confirm CODE` within 5 minutes. A code is used once and \
@@ -119,7 +126,9 @@ tinylingo search git --format jsonl")]
     },
     /// Print the glossary for sharing: JSON (the glossary file's format), JSONL, TSV, Markdown.
     #[command(after_help = "JSON (the default) is one glossary file: yours, unless --project \
-says the project's. The other formats carry both, with a scope.\n\nExamples:\n  \
+says the project's. The other formats carry both, each entry with its scope (project or \
+user): the last field of jsonl and tsv, a Scope column in Markdown when a project's entries \
+are there.\n\nExamples:\n  \
 tinylingo export > glossary-backup.json\n  \
 tinylingo export --format md > docs/glossary.md\n  tinylingo export --search ProjectA --format tsv")]
     Export {
@@ -225,12 +234,12 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
     },
     /// Register the prompt hook and the instruction block with the assistants.
     #[command(after_help = "With no argument, every assistant whose settings folder exists \
-(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini, ~/.pi/agent, ~/.config/kilo). \
-A named assistant is installed even when its folder is missing. Installing again refreshes everything and changes nothing \
-else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
+(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini, ~/.copilot, ~/.qwen, ~/.pi/agent, \
+~/.config/kilo). A named assistant is installed even when its folder is missing. Installing again \
+refreshes everything and changes nothing else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
 tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinylingo install --mcp")]
     Install {
-        /// claude, cursor, opencode, codex, gemini, pi or kilo.
+        /// The assistants (with none, every one whose folder exists).
         #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
@@ -238,7 +247,8 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinyli
         dry_run: bool,
         /// Claude Code: let the model run `tinylingo record` without asking (adds the allow
         /// rule `Bash(tinylingo record:*)`; uninstall removes it). With --mcp, Claude Code,
-        /// Codex and Gemini CLI also let it call the MCP server's record tool without asking.
+        /// Codex, Gemini CLI and Qwen Code also let it call the MCP server's record tool
+        /// without asking.
         #[arg(long)]
         allow_record: bool,
         /// Also register the MCP server (`tinylingo mcp`) with each assistant; the instruction
@@ -250,7 +260,7 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinyli
     #[command(after_help = "With no argument, from every assistant.\n\nExamples:\n  \
 tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run\n  tinylingo uninstall --mcp")]
     Uninstall {
-        /// claude, cursor, opencode, codex, gemini, pi or kilo.
+        /// The assistants (all when none is named).
         #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
@@ -330,7 +340,7 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
     )]
     Hook {
-        /// claude, cursor, opencode, codex, gemini, pi or kilo.
+        /// The assistant whose event is on stdin.
         #[arg(value_parser = platform_name())]
         platform: Platform,
     },
@@ -369,6 +379,11 @@ impl FormatArgs {
     fn get(self) -> Format {
         Format::chosen(self.format, self.json)
     }
+
+    /// The format asked for, `None` when none was.
+    fn explicit(self) -> Option<Format> {
+        (self.format.is_some() || self.json).then(|| self.get())
+    }
 }
 
 /// How `doctor` prints its checks.
@@ -378,8 +393,8 @@ enum DoctorFormat {
     Json,
 }
 
-/// An assistant's name, one of a fixed list: clap's error names them all, and the shell
-/// completion scripts offer them.
+/// An assistant's name, one of [`Platform::ALL`]'s: clap lists them in `--help`, in its error
+/// for an unknown name and in the shell completions, so a new assistant needs no edit here.
 fn platform_name() -> impl clap::builder::TypedValueParser<Value = Platform> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(Platform::ALL.map(Platform::name))

@@ -5,6 +5,7 @@
 use super::{entries, learn, print_install, show, thread, Cli, Command, NOTHING, SUCCESS};
 use crate::error::Result;
 use crate::ops::actions;
+use crate::output::Format;
 use crate::platform::{install, instructions};
 use crate::project::{self, Filter, Scopes};
 use crate::store::config::{self, Config};
@@ -28,13 +29,32 @@ pub(super) fn run(command: Command) -> Result<u8> {
             eprintln!("  hint: {hint}");
         }
     }
+    // Every command that reads the settings says when config.json is broken or holds values
+    // it ignores (`config` and `thread` refuse a broken one instead).
+    if matches!(
+        command,
+        Command::Remove { .. }
+            | Command::List { .. }
+            | Command::Search { .. }
+            | Command::Export { .. }
+            | Command::Import { .. }
+            | Command::Stats { .. }
+    ) {
+        warn_config(&store);
+    }
     match command {
         Command::Record { term, explanation, force, project } => {
+            let explanation =
+                if explanation == "-" { entries::explanation_from_stdin()? } else { explanation };
             warn_config(&store);
             let outcome = if project {
                 let project = project::for_writing(&current_dir()?, &store);
+                let note = project.creation_note();
                 let outcome =
                     actions::record_in_project(&store, &project, &term, &explanation, force)?;
+                if let Some(note) = note {
+                    eprintln!("{note}");
+                }
                 eprintln!("Project glossary: {}", project.glossary_path().display());
                 outcome
             } else {
@@ -78,10 +98,14 @@ pub(super) fn run(command: Command) -> Result<u8> {
                 return entries::import(&store, &file, format, on_conflict, dry_run, json);
             }
             let project = project::for_writing(&current_dir()?, &store);
+            let note = project.creation_note().filter(|_| !dry_run);
             let code = entries::import(&project.store, &file, format, on_conflict, dry_run, json)
                 .map_err(|e| project.explain(e))?;
             if !dry_run {
                 actions::adopt(&store, &project)?;
+            }
+            if let Some(note) = note {
+                eprintln!("{note}");
             }
             eprintln!("Project glossary: {}", project.glossary_path().display());
             Ok(code)
@@ -93,6 +117,9 @@ pub(super) fn run(command: Command) -> Result<u8> {
                 eprintln!("Trusted: {}", folder.display());
             } else {
                 eprintln!("Already trusted: {}", folder.display());
+            }
+            if let Some(note) = project::trust_note(&folder, &store) {
+                eprintln!("tinylingo: note: {note}");
             }
             Ok(SUCCESS)
         }
@@ -114,7 +141,8 @@ pub(super) fn run(command: Command) -> Result<u8> {
         Command::Config { key: None, format, .. } => {
             let config = Config::load(&store)?;
             warn_config(&store);
-            show::config_all(&config, format.get())
+            // Without --format: JSON, the settings file's own shape.
+            show::config_all(&config, format.explicit().unwrap_or(Format::Json))
         }
         Command::Config { key: Some(key), value: None, format } => {
             show::config_one(&Config::load(&store)?, &key, format.get())

@@ -214,13 +214,13 @@ pub(super) fn stats(scopes: &Scopes, filter: Filter, format: Format) -> Result<u
     let stats = crate::ops::stats::stats(scopes, filter)?;
     match format {
         Format::Json => println!("{}", pretty_json(&stats.to_json())),
-        Format::Text => print_stats_text(&stats),
+        Format::Text => print_stats_text(&stats, filter),
         line => print!("{}", stats.term_records().render(line).unwrap_or_default()),
     }
     Ok(SUCCESS)
 }
 
-fn print_stats_text(s: &crate::ops::stats::Stats) {
+fn print_stats_text(s: &crate::ops::stats::Stats, filter: Filter) {
     println!("terms          {}", s.terms);
     if let Some(p) = &s.project {
         let trust = if p.trusted { "trusted" } else { "NOT trusted: the hook does not use it" };
@@ -240,7 +240,9 @@ fn print_stats_text(s: &crate::ops::stats::Stats) {
     }
     let since = s.since.map(crate::output::timestamp);
     let since = since.as_ref().and_then(Value::as_str).unwrap_or("-");
-    println!("prompts hit    {} (since {since})", s.prompts_hit);
+    // The log counts prompts, not glossaries: with one glossary asked for, say so.
+    let any = if filter == Filter::Both { "" } else { "in any glossary, " };
+    println!("prompts hit    {} ({any}since {since})", s.prompts_hit);
     println!("never hit      {} of {} terms", s.never_hit(), s.terms);
     let mut used: Vec<&(String, crate::store::usage::TermUsage, _, Origin)> =
         s.per_term.iter().filter(|(_, u, _, _)| u.hits > 0).collect();
@@ -274,13 +276,24 @@ const CONFIG_FIELDS: &[&str] = &["key", "value"];
 /// `config`: the settings in effect. Text and JSON print the object (the shape of
 /// `config.json`); the line formats one `key`, `value` record per setting.
 pub(super) fn config_all(config: &Config, format: Format) -> Result<u8> {
-    let effective = config.effective();
+    let keys = || crate::store::config::known_keys().chain([config::TRUST_KEY]);
     match format {
-        Format::Text | Format::Json => println!("{}", pretty_json(&effective)),
+        Format::Json => println!("{}", pretty_json(&config.effective())),
+        // For people: one `key  value` line each, a one-line text bare.
+        Format::Text => {
+            let width = keys().map(str::len).max().unwrap_or(0);
+            for key in keys() {
+                let value = config.get(key)?;
+                let shown = match value.as_str() {
+                    Some(text) if !text.contains('\n') => text.to_string(),
+                    _ => value.to_string(),
+                };
+                println!("{key:width$}  {shown}");
+            }
+        }
         line => {
             let mut records = Records::new(CONFIG_FIELDS);
-            let keys = crate::store::config::known_keys().chain([config::TRUST_KEY]);
-            for key in keys {
+            for key in keys() {
                 records.push(vec![json!(key), config.get(key)?]);
             }
             print!("{}", records.render(line).unwrap_or_default());

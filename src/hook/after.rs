@@ -10,6 +10,8 @@
 //! | Gemini CLI `AfterAgent` | `prompt_response` | `prompt` | kept by the prompt hook, if its event named one |
 //! | Cursor `afterAgentResponse` | `text` | kept by the prompt hook | — |
 //! | OpenCode (our plugin, on `session.idle`) | `response` | `prompt` | `model` |
+//! | GitHub Copilot CLI `agentStop` | the transcript (`transcriptPath`) | kept by the prompt hook, else the transcript | the transcript |
+//! | Qwen Code `Stop` | `last_assistant_message` | kept by the prompt hook | the transcript, if it names one |
 //! | Kilo (OpenCode's plugin, on `session.idle`) | `response` | `prompt` | `model` |
 //! | Pi (our extension, on `agent_end`) | `response` | `prompt` | `model` |
 //!
@@ -70,7 +72,11 @@ pub fn record(store: &Store, platform: Platform, input: &[u8]) -> Result<Option<
     let spec = platform.spec();
     let session = spec.session_fields.iter().find_map(|f| text(f));
     let kept = session.as_deref().and_then(|s| pending::take(store, s));
-    let transcript = text("transcript_path").map(Transcript::read_settled).unwrap_or_default();
+    // GitHub Copilot CLI's `agentStop` names it in camelCase.
+    let transcript = text("transcript_path")
+        .or_else(|| text("transcriptPath"))
+        .map(Transcript::read_settled)
+        .unwrap_or_default();
 
     let answer = ANSWER_FIELDS.iter().find_map(|f| text(f)).or(transcript.answer);
     let prompt =
@@ -137,6 +143,19 @@ impl Transcript {
                     let model = message["model"].as_str().or(entry["model"].as_str());
                     found.model = model.map(str::to_string);
                     found.answer = joined_text(&message["content"]);
+                }
+                // GitHub Copilot CLI's `events.jsonl`: `{"type": "assistant.message", "data":
+                // {"model", "content"}}`, written before its `agentStop` hook runs.
+                Some("assistant.message") if found.model.is_none() => {
+                    let data = &entry["data"];
+                    found.model = data["model"].as_str().map(str::to_string);
+                    found.answer = data["content"].as_str().map(str::to_string);
+                }
+                Some("user.message") => {
+                    if let Some(prompt) = entry["data"]["content"].as_str() {
+                        found.prompt = Some(prompt.to_string());
+                        break;
+                    }
                 }
                 Some("user") => {
                     // Tool results come back as user entries; the typed prompt is text.

@@ -8,7 +8,9 @@ use std::path::Path;
 /// 7: `matching.wordBoundary`, in the settings and in the automaton and prefilter it shapes.
 /// 8: the settings carry `stats.enabled` (the usage log).
 /// 9: the settings carry `trust.folders` (the trusted project glossaries).
-pub const FORMAT_VERSION: u32 = 9;
+/// 10: `matching.wordBoundary` is on by default: an index built before, for a `config.json`
+///     that does not name it, archived substring matching and would keep it.
+pub const FORMAT_VERSION: u32 = 10;
 /// The archive starts here; a multiple of 16 so the mapped archive is aligned for rkyv.
 pub const HEADER_LEN: usize = 128;
 

@@ -251,10 +251,19 @@ pub struct Day {
 pub fn day(store: &Store, date: Option<String>, last: Option<usize>) -> Result<Day> {
     let journal = Journal::of(store)?;
     let date = date.unwrap_or_else(today);
-    if date.len() != 10 || !date.chars().all(|c| c.is_ascii_digit() || c == '-') {
+    // The shape first (jiff also reads other ISO 8601 forms), then the calendar: 2026-13-01
+    // names no day, and would only ever find no entries.
+    let shaped = date.len() == 10 && date.chars().all(|c| c.is_ascii_digit() || c == '-');
+    if !shaped || date.parse::<jiff::civil::Date>().is_err() {
         return Err(Error::bad_input(
             format!("not a date: {date}"),
             Some("give it as YYYY-MM-DD, e.g. --date 2026-11-24".into()),
+        ));
+    }
+    if last == Some(0) {
+        return Err(Error::bad_input(
+            "the last 0 entries: that is none",
+            Some("give 1 or more, or leave it out for the whole day".into()),
         ));
     }
     let file = journal.file(&date);

@@ -1,4 +1,4 @@
-//! Word boundaries: the opt-in rule (`matching.wordBoundary`) under which a term hits only as a
+//! Word boundaries: the rule (on by default) (`matching.wordBoundary`) under which a term hits only as a
 //! whole word, so that `loo` no longer hits inside `look`.
 //!
 //! The rule, byte-wise like exact matching itself:

@@ -2,7 +2,7 @@
 //!
 //! * [`automaton`]: exact substring hits through an Aho-Corasick automaton stored as flat
 //!   integer tables, searched in place inside the mapped index.
-//! * [`boundary`]: the opt-in whole-word rule (`matching.wordBoundary`) for ASCII terms.
+//! * [`boundary`]: the whole-word rule (on by default) (`matching.wordBoundary`) for ASCII terms.
 //! * [`fuzzy`]: the bigram-Jaccard prefilter that proposes candidates for smart matching.
 //! * [`llm`]: the call that asks a local model which candidates are really relevant.
 //!

@@ -22,8 +22,8 @@ fn matched(terms: &[&str], prompt: &str, whole_words: bool) -> (Vec<String>, Vec
 }
 
 #[test]
-fn off_by_default_exact_is_a_substring_search() {
-    assert!(!Settings::default().matching.word_boundary);
+fn on_by_default_and_off_exact_is_a_substring_search() {
+    assert!(Settings::default().matching.word_boundary);
     let (exact, _) = matched(&["loo", "api"], "look at the rapid api_key", false);
     assert_eq!(exact, ["loo", "api"]);
 }

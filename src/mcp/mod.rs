@@ -8,12 +8,15 @@
 //! * [`hybrid`] decides how a result travels: inline up to 8 KB, else as a file reference.
 //! * [`server`] is the glue to the official Rust SDK (`rmcp`): `tools/list`, `tools/call`,
 //!   and every refusal as a tool error.
+//! * [`lines`] stands between stdio and rmcp: a line that is not JSON gets JSON-RPC's parse
+//!   error, which rmcp does not send.
 //!
 //! The server is a separate front-end, like the CLI, and the hook never reaches this module:
 //! the async runtime (tokio, current-thread) is built only here, so the hook's start-up and
 //! memory do not change.
 
 pub mod hybrid;
+pub mod lines;
 pub mod server;
 pub mod tools;
 
@@ -37,12 +40,17 @@ pub fn serve(store: Store) -> Result<()> {
         .build()
         .map_err(|e| Error::io("the async runtime", "start", e))?;
     runtime.block_on(async {
-        let running = server::Server::new(store)
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| Error::bad_input(format!("MCP initialisation failed: {e}"), None))?;
-        // The reason the service ended (closed, cancelled) is not an error of ours.
-        let _ = running.waiting().await;
-        Ok(())
+        let (input, output, written) = lines::stdio();
+        let served = server::Server::new(store).serve((input, output)).await;
+        let done = match served {
+            // The reason the service ended (closed, cancelled) is not an error of ours.
+            Ok(running) => running.waiting().await.map(drop).or(Ok(())),
+            // A client that left before initializing closed the connection, as at the end.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => Ok(()),
+            Err(e) => Err(Error::bad_input(format!("MCP initialisation failed: {e}"), None)),
+        };
+        // Every answer out before the process ends.
+        let _ = written.await;
+        done
     })
 }

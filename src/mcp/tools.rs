@@ -172,7 +172,7 @@ pub const TOOLS: &[Tool] = &[
                 "type": "object",
                 "properties": {
                     "date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "description": "The day, YYYY-MM-DD (default: today)."},
-                    "last": {"type": "integer", "minimum": 0, "description": "Only the last N entries of that day."}
+                    "last": {"type": "integer", "minimum": 1, "description": "Only the last N entries of that day."}
                 },
                 "additionalProperties": false
             })
@@ -270,24 +270,25 @@ fn record(store: &Store, a: RecordArgs) -> Result<Payload> {
         Some(p) => actions::record_in_project(store, p, &a.term, &a.explanation, a.force),
         None => actions::record(store, &a.term, &a.explanation, a.force),
     };
+    // A hint followed as written must reach the same glossary.
+    let also = if a.project { " (and project: true)" } else { "" };
     let outcome = match done {
         Ok(outcome) => outcome,
         // The CLI's hints name `record --force`; here the switch is an argument.
         Err(e @ Error::Conflict { .. }) => {
             return Err(Error::Refused {
                 problem: e.to_string(),
-                hint: Some("to replace it, call record again with force: true".into()),
+                hint: Some(format!("to replace it, call record again with force: true{also}")),
             })
         }
         Err(e @ Error::Duplicate { .. }) => {
             return Err(Error::Refused {
                 problem: e.to_string(),
-                hint: Some(
-                    "if it is really new, call record again with force: true; to add to an \
-                     existing entry instead, call record with that entry's term, the combined \
-                     explanation and force: true"
-                        .into(),
-                ),
+                hint: Some(format!(
+                    "if it is really new, call record again with force: true{also}; to add to \
+                     an existing entry instead, call record with that entry's term, the \
+                     combined explanation and force: true{also}"
+                )),
             })
         }
         Err(e) => return Err(e),

@@ -45,7 +45,12 @@ pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Resu
     let current = index::CurrentIndex::open(store);
     let mut glossary = load_glossary(store, current.as_ref())?;
     let new = !force && glossary.get(new_term).is_none();
-    let recorded = glossary.record(new_term, new_explanation, force)?;
+    let recorded = glossary.record(new_term, new_explanation, force).map_err(|e| match e {
+        Error::Conflict { term, current, .. } => {
+            Error::Conflict { term, current, scope: store.scope_flag() }
+        }
+        e => e,
+    })?;
     if recorded != Recorded::Unchanged {
         // A new term is checked against the others while the new files are built and written;
         // they replace the old ones only when it is not a duplicate. At 100k terms the check
@@ -62,6 +67,7 @@ pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Resu
                 term: new_term.to_string(),
                 explanation: new_explanation.to_string(),
                 similar,
+                scope: store.scope_flag(),
             })
         };
         save_and_reindex(store, &glossary, &settings, check)?;
@@ -78,7 +84,7 @@ pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Resu
 }
 
 /// A warning when the block the hook injects cannot show this entry whole, even alone.
-fn block_warning(term: &str, explanation: &str, settings: &Settings) -> Option<String> {
+pub(crate) fn block_warning(term: &str, explanation: &str, settings: &Settings) -> Option<String> {
     let max = settings.inject.max_chars as usize;
     let alone = [BlockEntry { term, explanation, smart: false }];
     let shown = block::layout(&alone, max, settings.language).map(|b| b.forms[0]);
@@ -120,14 +126,15 @@ pub fn remove(store: &Store, terms: &[String]) -> Result<Vec<String>> {
     let names = missing.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(", ");
     let mut problem = format!("not recorded: {names}");
     if !removed.is_empty() {
-        problem.push_str(&format!(" (removed the other {})", removed.len()));
+        // Named, so that nobody has to list the glossary to learn what went.
+        problem.push_str(&format!("; removed: {}", removed.join(", ")));
     }
     let close: Vec<&str> = missing
         .iter()
         .flat_map(|t| crate::ops::closest::closest_terms(glossary.terms(), t, 3))
         .collect();
     let hint = if close.is_empty() {
-        Some("see what is recorded: tinylingo list".to_string())
+        Some(format!("see what is recorded: {}", store.command("list")))
     } else {
         Some(format!("closest recorded terms: {}", close.join(", ")))
     };

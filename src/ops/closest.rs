@@ -5,9 +5,12 @@
 //! for `test`; so two measures, both on case-folded characters:
 //!
 //! * one term inside the other, when the shorter holds at least a third of the longer
-//!   (`抠图` → `智能抠图`, but not `a` → every term with an `a`);
+//!   (`抠图` → `智能抠图`, but not `a` → every term with an `a`), or is CJK text: one
+//!   ideograph carries a meaning a Latin letter does not (`抠` → `智能抠图`);
 //! * edit distance (Levenshtein, on characters) at most 40 % of the longer term
 //!   (`sumbit` → `submit`, `提交代码` → `提交代吗`).
+
+use crate::ops::duplicates::words::is_cjk;
 
 /// Up to `n` recorded terms that look like `query`, the most alike first (ties in glossary
 /// order).
@@ -36,12 +39,13 @@ fn similarity(q: &[char], term: &str) -> Option<u32> {
     if short.is_empty() {
         return None;
     }
-    // Too different in length for either measure: skip the work (most terms, at 100k).
+    let meaningful = short.len() * 3 >= long.len() || short.iter().all(|&c| is_cjk(c));
+    if meaningful && long.windows(short.len()).any(|w| w == short) {
+        return Some(1000 - (long.len() - short.len()) as u32);
+    }
+    // Too different in length for the edit distance: skip the work (most terms, at 100k).
     if short.len() * 3 < long.len() {
         return None;
-    }
-    if long.windows(short.len()).any(|w| w == short) {
-        return Some(1000 - (long.len() - short.len()) as u32);
     }
     let budget = long.len() * 2 / 5;
     if long.len() - short.len() > budget {
@@ -78,6 +82,8 @@ mod tests {
     #[test]
     fn nested_and_mistyped_terms_are_suggested() {
         assert_eq!(close("抠图"), ["智能抠图"]);
+        assert_eq!(close("抠"), ["智能抠图"]);
+        assert_eq!(close("提"), ["提交"]);
         assert_eq!(close("依赖"), ["依赖更新"]);
         assert_eq!(close("sumbit"), ["submit"]);
         assert_eq!(close("deploy"), ["Deploy"]);

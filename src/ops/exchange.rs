@@ -19,6 +19,7 @@ use crate::matching::Origin;
 use crate::ops::actions;
 use crate::output::pretty_json;
 use crate::output::{unescape_tsv, Format, Records};
+use crate::store::config::Config;
 use crate::store::files::json_detail;
 use crate::store::glossary::checked_entry;
 use crate::store::{Glossary, Store};
@@ -36,11 +37,11 @@ pub enum ExportFormat {
     /// The glossary file's own format: one JSON object, term → explanation.
     #[default]
     Json,
-    /// One `{"term": …, "explanation": …}` object a line.
+    /// One `{"term": …, "explanation": …, "scope": …}` object a line.
     Jsonl,
-    /// `term<TAB>explanation` a line, `\t` `\n` `\r` `\\` escaped.
+    /// `term<TAB>explanation<TAB>scope` a line, `\t` `\n` `\r` `\\` escaped.
     Tsv,
-    /// A Markdown table.
+    /// A Markdown table, for reading (import does not take it).
     Md,
 }
 
@@ -117,6 +118,19 @@ pub fn parse(source: &str, bytes: &[u8], format: ImportFormat) -> Result<Vec<(St
         bad_line(source, line, "not UTF-8 text".into())
     })?;
     let format = match format {
+        ImportFormat::Auto if is_markdown(source, text) => {
+            return Err(Error::bad_input(
+                format!(
+                    "{source} is Markdown: `export --format md` writes it for people to read, \
+                     and import does not read it back"
+                ),
+                Some(
+                    "import reads JSON, JSONL or TSV: export one of those (tinylingo export \
+                     --format tsv > terms.tsv)"
+                        .into(),
+                ),
+            ))
+        }
         ImportFormat::Auto => detect(text),
         f => f,
     };
@@ -149,6 +163,16 @@ pub fn parse(source: &str, bytes: &[u8], format: ImportFormat) -> Result<Vec<(St
         }
     }
     Ok(entries)
+}
+
+/// A Markdown file by its name, or a table such as `export --format md` writes (a row, then a
+/// `|---|` line), which no TSV has.
+fn is_markdown(source: &str, text: &str) -> bool {
+    let named = [".md", ".markdown"].iter().any(|ext| source.to_ascii_lowercase().ends_with(ext));
+    let mut lines = text.trim_start().lines();
+    let table = lines.next().is_some_and(|l| l.starts_with('|'))
+        && lines.next().is_some_and(|l| l.starts_with("|-") || l.starts_with("|:-"));
+    named || table
 }
 
 fn detect(text: &str) -> ImportFormat {
@@ -281,6 +305,11 @@ pub struct Report {
     /// Terms recorded already with the same explanation.
     pub unchanged: usize,
     pub dry_run: bool,
+    /// Added or replaced terms whose explanation the injected block cannot show whole
+    /// (`inject.maxChars`), as `record` warns.
+    pub too_long: Vec<String>,
+    /// `inject.maxChars` when the import was made.
+    pub max_chars: u32,
 }
 
 /// Imports `entries` into the store: one transaction, nothing written on a refusal or with
@@ -338,6 +367,19 @@ pub fn import(
             Some(_) => report.skipped.push(term.clone()),
         }
     }
+    // A broken config.json is reported by `config`; here its defaults apply, as in `record`.
+    let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
+    report.max_chars = settings.inject.max_chars;
+    report.too_long = report
+        .added
+        .iter()
+        .chain(&report.replaced)
+        .filter(|t| {
+            let explanation = glossary.get(t).unwrap_or_default();
+            actions::block_warning(t, explanation, &settings).is_some()
+        })
+        .cloned()
+        .collect();
     let changed = !report.added.is_empty() || !report.replaced.is_empty();
     if changed && !dry_run {
         actions::save(store, &glossary)?;
@@ -361,6 +403,24 @@ impl Report {
             self.skipped.len(),
             self.unchanged
         )
+    }
+
+    /// The warning about explanations the injected block cannot show whole, if any.
+    pub fn warning(&self) -> Option<String> {
+        let n = self.too_long.len();
+        if n == 0 {
+            return None;
+        }
+        let mut names = self.too_long.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+        if n > 5 {
+            names.push_str(&format!(", … and {} more", n - 5));
+        }
+        Some(format!(
+            "the injected block holds at most {} characters (inject.maxChars), so prompts will \
+             see {n} imported explanation{} cut short: {names}",
+            self.max_chars,
+            if n == 1 { "" } else { "s" },
+        ))
     }
 
     /// The report as one JSON object, for `--format json`.

@@ -57,7 +57,7 @@ pub fn preview(store: &Store, query: &str, scope: Scope) -> Result<Preview> {
     let _lock = store.lock()?;
     let current = crate::index::CurrentIndex::open(store);
     let glossary = actions::load_glossary(store, current.as_ref())?;
-    let entries = select(&glossary, query, scope)?;
+    let entries = select(store, &glossary, query, scope)?;
     let now = SystemTime::now();
     let expires = now + CODE_LIFETIME;
     let mut pending = load(store);
@@ -89,7 +89,7 @@ pub fn confirm(store: &Store, code: &str) -> Result<Vec<String>> {
     let entry = found.map(|i| pending.remove(i));
     pending.retain(|p| p.expires > now);
     save(store, &pending)?;
-    let again = || Some("search again: tinylingo remove --search <query>".to_string());
+    let again = || Some(format!("search again: {} --search <query>", store.command("remove")));
     let entry = match entry {
         Some(p) if p.expires > now => p,
         Some(_) => {
@@ -129,7 +129,8 @@ pub fn remove_matching(store: &Store, query: &str, scope: Scope) -> Result<Vec<S
     let _lock = store.lock()?;
     let current = crate::index::CurrentIndex::open(store);
     let mut glossary = actions::load_glossary(store, current.as_ref())?;
-    let terms: Vec<String> = select(&glossary, query, scope)?.into_iter().map(|(t, _)| t).collect();
+    let terms: Vec<String> =
+        select(store, &glossary, query, scope)?.into_iter().map(|(t, _)| t).collect();
     for term in &terms {
         glossary.remove(term);
     }
@@ -137,7 +138,12 @@ pub fn remove_matching(store: &Store, query: &str, scope: Scope) -> Result<Vec<S
     Ok(terms)
 }
 
-fn select(glossary: &Glossary, query: &str, scope: Scope) -> Result<Vec<(String, String)>> {
+fn select(
+    store: &Store,
+    glossary: &Glossary,
+    query: &str,
+    scope: Scope,
+) -> Result<Vec<(String, String)>> {
     let q = Query::new(query, scope);
     let entries: Vec<(String, String)> = glossary
         .iter()
@@ -147,7 +153,7 @@ fn select(glossary: &Glossary, query: &str, scope: Scope) -> Result<Vec<(String,
     if entries.is_empty() {
         return Err(Error::NotFound {
             problem: format!("no entry matches \"{query}\"; nothing to remove"),
-            hint: Some("see what is recorded: tinylingo list".into()),
+            hint: Some(format!("see what is recorded: {}", store.command("list"))),
         });
     }
     Ok(entries)

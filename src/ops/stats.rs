@@ -34,7 +34,7 @@ pub struct Stats {
     pub terms: usize,
     /// The project glossary that applies here, when it was read.
     pub project: Option<ProjectStats>,
-    /// The user's glossary file and index:
+    /// The glossary file and index of the user, or with `--project` of the project:
     pub glossary_bytes: u64,
     /// `None`: no index file.
     pub index_bytes: Option<u64>,
@@ -42,7 +42,8 @@ pub struct Stats {
     pub index_fresh: bool,
     /// `stats.enabled`: the hook keeps the usage log.
     pub logging: bool,
-    /// Prompts that hit at least one term since `since`.
+    /// Prompts that hit at least one term (of any glossary: the usage log does not say which)
+    /// since `since`.
     pub prompts_hit: u64,
     pub since: Option<SystemTime>,
     /// Every recorded term, in glossary order (the project's first), with its use (zero
@@ -102,6 +103,11 @@ pub fn stats(scopes: &Scopes, filter: Filter) -> Result<Stats> {
     let store = &scopes.user;
     let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
     let size = |p: std::path::PathBuf| std::fs::metadata(p).ok().map(|m| m.len());
+    // The files reported are those of the glossary asked for: the project's with --project.
+    let files = match filter {
+        Filter::Project => &scopes.project()?.store,
+        _ => store,
+    };
     scopes.read(filter, |glossaries| {
         let usage = if store.dir().is_dir() {
             let _lock = store.lock()?;
@@ -134,9 +140,9 @@ pub fn stats(scopes: &Scopes, filter: Filter) -> Result<Stats> {
         Ok(Stats {
             terms: per_term.len(),
             project,
-            glossary_bytes: size(store.glossary_path()).unwrap_or(0),
-            index_bytes: size(store.index_path()),
-            index_fresh: crate::index::CurrentIndex::open(store).is_some(),
+            glossary_bytes: size(files.glossary_path()).unwrap_or(0),
+            index_bytes: size(files.index_path()),
+            index_fresh: crate::index::CurrentIndex::open(files).is_some(),
             logging: settings.stats.enabled,
             prompts_hit: usage.prompts,
             since: (usage.since > 0).then(|| at(usage.since)),

@@ -79,8 +79,9 @@ pub struct StatsSettings {
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
 pub struct MatchingSettings {
     /// `matching.wordBoundary`: a term whose end is an ASCII letter, digit or `_` hits only
-    /// where that end is not continued by another (`loo` no longer hits in `look`). Off by
-    /// default: exact matching is then a plain substring search. The index is built for it
+    /// where that end is not continued by another (`loo` no longer hits in `look`). On by
+    /// default, since a short ASCII term (`UI`, `CI`) would otherwise hit inside every word
+    /// holding it; off, exact matching is a plain substring search. The index is built for it
     /// (its automaton and prefilter carry it), so the hook never reads it from here.
     pub word_boundary: bool,
 }
@@ -103,7 +104,7 @@ impl Default for Settings {
             inject: InjectSettings { max_chars: 4000, dedupe: false, repeat_after: 20 },
             thread: ThreadSettings { enabled: false, dir: String::new(), role: "Developer".into() },
             stats: StatsSettings { enabled: true },
-            matching: MatchingSettings { word_boundary: false },
+            matching: MatchingSettings { word_boundary: true },
             trusted: Vec::new(),
         }
     }
@@ -407,7 +408,7 @@ fn apply(s: &mut Settings, key: &str, v: &Value) {
         "thread.dir" => s.thread.dir = text(),
         "thread.role" => s.thread.role = text(),
         "stats.enabled" => s.stats.enabled = v.as_bool().unwrap_or_default(),
-        "matching.wordBoundary" => s.matching.word_boundary = v.as_bool().unwrap_or_default(),
+        "matching.wordBoundary" => s.matching.word_boundary = v.as_bool().unwrap_or(true),
         _ => {}
     }
 }

@@ -274,8 +274,11 @@ pub fn json_error(path: &Path, bytes: &[u8], e: &serde_json::Error, expected: &s
     let detail = json_detail(e);
     let problem = match e.classify() {
         // serde's own words for a wrong shape ("invalid type: …") need the shape we expected;
-        // our own checks (a repeated term) say it all.
-        serde_json::error::Category::Data if detail.starts_with("invalid ") => {
+        // our own checks (a repeated term) say it all, and so does a visitor of ours that
+        // names the shape already (`[]` for a glossary).
+        serde_json::error::Category::Data
+            if detail.starts_with("invalid ") && !detail.contains(expected) =>
+        {
             format!("{detail} (expected {expected})")
         }
         serde_json::error::Category::Data => detail.clone(),

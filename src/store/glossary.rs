@@ -228,9 +228,12 @@ impl<'a> Glossary<'a> {
                 let was = std::mem::replace(current, explanation.to_string().into());
                 Ok(Recorded::Updated { was: was.into_owned() })
             }
-            Some(current) => {
-                Err(Error::Conflict { term: term.to_string(), current: current.to_string() })
-            }
+            // The caller, which knows the store, sets the scope.
+            Some(current) => Err(Error::Conflict {
+                term: term.to_string(),
+                current: current.to_string(),
+                scope: "",
+            }),
         }
     }
 
@@ -292,7 +295,7 @@ pub fn checked_entry<'t, 'e>(
         return Err(Error::bad_input(
             format!("\"{term}\" is a single ASCII character: it would match nearly every prompt"),
             Some(format!(
-                "terms match anywhere in a prompt; use a longer term, or record it anyway: \
+                "a one-letter word is in nearly every prompt; use a longer term, or record it anyway: \
                  tinylingo record --force {} <explanation>",
                 crate::error::shell_word(term)
             )),

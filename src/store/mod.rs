@@ -35,6 +35,8 @@ pub struct Store {
     /// The settings file: `config.json` in `dir`, except for a project's store, which has no
     /// settings of its own and takes the user's (see [`Store::project`]).
     config: PathBuf,
+    /// Whether this is a project's store: the commands shown in hints then need `--project`.
+    project: bool,
 }
 
 impl Store {
@@ -56,7 +58,7 @@ impl Store {
     /// A store in an explicit folder (tests, benches).
     pub fn at(dir: impl Into<PathBuf>) -> Store {
         let dir = dir.into();
-        Store { config: dir.join(CONFIG_FILE), dir }
+        Store { config: dir.join(CONFIG_FILE), dir, project: false }
     }
 
     /// A project's store (`<root>/.tinylingo`, see [`crate::project`]): its own glossary,
@@ -64,7 +66,22 @@ impl Store {
     /// user's settings (`matching.wordBoundary` shapes it) and its header fingerprints the
     /// user's `config.json`, so a change of settings makes it stale and it is rebuilt once.
     pub fn project(dir: impl Into<PathBuf>, user: &Store) -> Store {
-        Store { dir: dir.into(), config: user.config.clone() }
+        Store { dir: dir.into(), config: user.config.clone(), project: true }
+    }
+
+    /// What a command shown in a hint needs to act on this store: `--project ` for a
+    /// project's, nothing for the user's (a hint followed as written must hit the same file).
+    pub fn scope_flag(&self) -> &'static str {
+        if self.project {
+            "--project "
+        } else {
+            ""
+        }
+    }
+
+    /// `tinylingo <name>` as a hint shows it, with `--project` for a project's store.
+    pub fn command(&self, name: &str) -> String {
+        format!("tinylingo {name} {}", self.scope_flag()).trim_end().to_string()
     }
 
     pub fn dir(&self) -> &Path {

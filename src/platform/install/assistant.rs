@@ -43,6 +43,10 @@ pub(super) fn plan_install(
     match spec.registration {
         Registration::Command { file, event, entry, comments } => {
             let path = dir.join(file);
+            // A hook file in a folder of the assistant's (Copilot's `hooks/`).
+            if let Some(folder) = path.parent().filter(|f| *f != dir && !f.is_dir()) {
+                section.steps.push(step(Verb::Create, "folder", folder, Action::MakeDir));
+            }
             let bytes = read_if_exists(&path)?;
             let settings =
                 settings_file::parse(&path, bytes.as_deref().unwrap_or_default(), comments)?;
@@ -278,11 +282,7 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
                 let parse = |b: &[u8]| settings_file::parse(&path, b, comments);
                 let settings = parse(&bytes)?;
                 // Containers the file had before install stay, even when left empty.
-                let before = installed
-                    .file(&path)
-                    .and_then(|r| r.before.as_deref())
-                    .and_then(|b| parse(b.as_bytes()).ok())
-                    .map(|b| b.value());
+                let before = settings_before(installed, &path, comments);
                 let hook = settings.uninstall(entry.grouped, before.as_ref());
                 let rule = spec.allow_rule.map(|r| settings.disallow(r, before.as_ref()));
                 let rule = mcp_rule(spec)
@@ -392,6 +392,7 @@ pub(super) fn plan_uninstall_mcp(
     // CLI's settings that text would drop the hooks too, so only our entry goes.
     let alone = !shares_hook_file(spec, &m, home);
     section.steps.extend(mcp_removal(spec, &m, home, installed, alone)?);
+    section.steps.extend(mcp_rule_removal(spec, home, installed)?);
     if section.steps.is_empty() {
         return Ok(section);
     }
@@ -409,6 +410,36 @@ pub(super) fn plan_uninstall_mcp(
         }
     }
     Ok(section)
+}
+
+/// `uninstall --mcp`: the step that takes out the rule `install --mcp --allow-record` added to
+/// the hook settings file (Claude Code's `mcp__tinylingo__record`), which names a server that
+/// is going. A rule the file had before install stays.
+fn mcp_rule_removal(spec: &Spec, home: &Path, installed: &Installed) -> Result<Option<Step>> {
+    let (Some(rule), Registration::Command { file, comments, .. }) =
+        (mcp_rule(spec), spec.registration)
+    else {
+        return Ok(None);
+    };
+    let path = spec.config_folder(home).join(file);
+    let Some(bytes) = read_if_exists(&path)? else { return Ok(None) };
+    let settings = settings_file::parse(&path, &bytes, comments)?;
+    let before = settings_before(installed, &path, comments);
+    if settings.disallow(rule, before.as_ref()) != Change::Removed {
+        return Ok(None);
+    }
+    let action = Action::Write(settings.render().into_bytes());
+    Ok(Some(step(Verb::Remove, "MCP record tool's allow rule", &path, action)))
+}
+
+/// A hook settings file's content before install, when the install record has it.
+fn settings_before(
+    installed: &Installed,
+    path: &Path,
+    comments: bool,
+) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let before = installed.file(path)?.before.as_deref()?;
+    settings_file::parse(path, before.as_bytes(), comments).ok().map(|b| b.value())
 }
 
 /// The MCP file's text before install, parsed, when the install record has it.
