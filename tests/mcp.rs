@@ -116,7 +116,18 @@ fn initialize_and_list_the_tools() {
         .collect();
     assert_eq!(
         names,
-        ["record", "list", "search", "match", "remove", "stats", "check", "thread_show"]
+        [
+            "record",
+            "list",
+            "search",
+            "match",
+            "remove",
+            "stats",
+            "check",
+            "thread_show",
+            "suggest",
+            "inbox"
+        ]
     );
     for tool in list["result"]["tools"].as_array().unwrap() {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
@@ -536,5 +547,27 @@ fn the_record_tool_refuses_a_credential_and_the_model_cannot_override_it() {
     assert!(report["notes"][0].as_str().unwrap().contains("git work tree"), "{report}");
     let (error, message) = s.call("check", json!({"unused": "soon"}));
     assert!(error && message.contains("not a time span"), "{message}");
+    s.finish();
+}
+
+#[test]
+fn suggest_and_inbox_review_proposals_from_past_sessions() {
+    let home = Home::new();
+    let dir = home.path().join(".claude/projects/p");
+    std::fs::create_dir_all(&dir).unwrap();
+    let line = json!({"type": "user", "message": {"content": "we call the staging cluster blue"}});
+    std::fs::write(dir.join("s.jsonl"), format!("{line}\n")).unwrap();
+    let (mut s, _) = Session::start(&home);
+    let a = s.ok("suggest", json!({"assistants": ["claude"]}));
+    assert_eq!(a["total"], 1, "{a}");
+    assert_eq!(a["proposals"][0]["term"], "blue");
+    let id = a["proposals"][0]["id"].as_str().unwrap().to_string();
+    let (error, text) = s.call("inbox", json!({"action": "accept"}));
+    assert!(error && text.contains("ids is needed"), "{text}");
+    let a = s.ok("inbox", json!({"action": "accept", "ids": [id]}));
+    assert_eq!(a["recorded"][0]["term"], "blue");
+    assert_eq!(s.ok("inbox", json!({}))["total"], 0);
+    let a = s.ok("list", json!({}));
+    assert_eq!(a["entries"][0]["term"], "blue");
     s.finish();
 }

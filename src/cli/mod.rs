@@ -3,6 +3,7 @@
 
 mod check;
 mod entries;
+mod learn;
 mod run;
 mod show;
 mod thread;
@@ -315,6 +316,37 @@ tinylingo thread show --last 5\n  tinylingo thread off")]
     Thread {
         #[command(subcommand)]
         action: thread::Action,
+    },
+    /// Propose glossary entries from the assistants' own sessions (into the inbox).
+    #[command(after_help = "Reads what is new since the last scan in the session stores of \
+Claude Code, Codex CLI, Gemini CLI and OpenCode, and the thread journal (read-only), finds \
+where you defined a term, corrected the assistant or set a standing rule, and adds proposals \
+to the inbox; then prints the pending ones. Rules, not a model: no token is spent. Nothing \
+reaches a model before you accept it.\n\nExamples:\n  tinylingo suggest\n  \
+tinylingo suggest --since 7d --assistant claude --assistant codex\n  \
+tinylingo suggest --format jsonl")]
+    Suggest {
+        /// Only sessions changed since a date (2026-11-01) or within an age (7d, 12h, 2w).
+        #[arg(long, value_name = "DATE|AGE")]
+        since: Option<String>,
+        /// Only these sources: claude, codex, gemini, opencode, journal (repeatable).
+        #[arg(long, value_name = "NAME")]
+        assistant: Vec<String>,
+        #[command(flatten)]
+        format: FormatArgs,
+        /// Name every source or file skipped (missing, unreadable, garbled lines) on stderr.
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// List the pending proposals, or accept or reject them.
+    #[command(after_help = "Examples:\n  tinylingo inbox\n  tinylingo inbox accept k3f9qa\n  \
+tinylingo inbox reject m2x8pd\n  tinylingo inbox accept --all --min-confidence 0.9\n  \
+tinylingo inbox --format jsonl")]
+    Inbox {
+        #[command(subcommand)]
+        action: Option<learn::InboxAction>,
+        #[command(flatten)]
+        format: FormatArgs,
     },
     /// Check the installation: each assistant's registration, the glossary and index, smart
     /// matching, the thread journal. Exit 0 when every check holds, 1 otherwise.

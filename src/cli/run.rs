@@ -2,7 +2,7 @@
 //! parsed [`Command`] to. Kept apart from the argument definitions in `cli/mod.rs` so that
 //! each file has room as commands are added.
 
-use super::{check, entries, print_install, show, thread, Cli, Command, NOTHING, SUCCESS};
+use super::{check, entries, learn, print_install, show, thread, Cli, Command, NOTHING, SUCCESS};
 use crate::error::Result;
 use crate::guard::secrets::Policy;
 use crate::ops::actions;
@@ -184,6 +184,10 @@ pub(super) fn run(command: Command) -> Result<u8> {
             Ok(SUCCESS)
         }
         Command::Thread { action } => thread::run(&store, action),
+        Command::Suggest { since, assistant, format, verbose } => {
+            learn::suggest(&store, since.as_deref(), &assistant, format.get(), verbose)
+        }
+        Command::Inbox { action, format } => learn::inbox(&store, action, format.get()),
         Command::Mcp => {
             crate::mcp::serve(store)?;
             Ok(SUCCESS)

@@ -3,12 +3,14 @@
 //! Every tool is a thin front-end over the library function the CLI calls for the same
 //! command ([`actions::record`], [`actions::remove`], [`removal`]'s two steps,
 //! [`crate::ops::search`], [`crate::ops::stats`], [`crate::guard::check`], [`crate::store::Glossary::load`], [`crate::hook::respond`],
-//! [`journal::day`]): the same locks, atomic writes, index rebuild and checks, and the same
+//! [`journal::day`], [`crate::learning`]): the same locks, atomic writes, index rebuild and checks, and the same
 //! errors. What differs is only the shape of the answer (JSON, see [`super::hybrid`]) and how a
 //! refusal travels (an MCP tool error, see [`super::server`]).
 //!
 //! Arguments are checked before anything runs: a missing, ill-typed or unknown argument is a
 //! [`Error::BadInput`] naming the problem and the tool's arguments, never a panic.
+
+mod learning;
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -200,6 +202,8 @@ pub const TOOLS: &[Tool] = &[
         },
         read_only: true,
     },
+    learning::SUGGEST,
+    learning::INBOX,
 ];
 
 /// The tool named `name`.
@@ -225,6 +229,8 @@ pub fn call(store: &Store, name: &str, args: Map<String, Value>) -> Result<Paylo
         "remove" => remove(store, parse(tool, args)?),
         "check" => check(store, parse(tool, args)?),
         "thread_show" => thread_show(store, parse(tool, args)?),
+        "suggest" => learning::suggest(store, parse(tool, args)?),
+        "inbox" => learning::inbox(store, parse(tool, args)?),
         _ => unreachable!("every tool in TOOLS has a case"),
     }
 }
