@@ -12,15 +12,18 @@
 #         SUBSTRING=1       measure with matching.wordBoundary off (plain substrings, the
 #                           default before whole words)
 #         JOURNAL=1         measure with the thread journal on: the prompt hook then keeps each
-#                           prompt, and the after-response hook (`hook gemini after`, whose event
-#                           carries prompt and answer) is measured against the no-op too
+#                           prompt, and the after-response hook is measured against the no-op
+#                           too: Gemini's (`hook gemini after`, whose event carries prompt and
+#                           answer), and Claude Code's, which reads the model from a transcript
+#                           of TRANSCRIPT_MB (default 20) MB
 #         PROJECT=N         add a trusted project glossary of N terms: `.tinylingo/` in a temporary
 #                           git folder, which is the event's cwd (a few levels down), so the hook
 #                           walks up to it and merges its hits with the user's. Its terms are the
 #                           first N of the user's synthetic ones: each project hit shadows a user
 #                           hit, the block keeps its size, and what is added is the walk, the
 #                           second index and the merge. Without PROJECT the event's cwd is a
-#                           folder with no project glossary above it (the walk finds nothing).
+#                           folder with no project glossary above it, and no folder is trusted
+#                           (so the hook does not walk up).
 #
 # Quote the ratios and medians: absolute times drift on shared machines, ratios measured in
 # one run do not.
@@ -96,5 +99,26 @@ print(json.dumps({"session_id": "bench", "prompt": "智能抠图的边缘有锯�
       "$answer" >"$work/after.json"
     after_line=$(target/release/examples/hookbench "$runs" "$work/after.json" "$noop" -- "$bin" hook gemini after)
     printf '%-9s after-response hook: %s\n' "" "$after_line"
+    # Claude Code's Stop event names no model: it is read from the session's transcript, here
+    # a long session's (TRANSCRIPT_MB of earlier exchanges, the last one at the end).
+    python3 - "$work/transcript.jsonl" "${TRANSCRIPT_MB:-20}" "$answer" "$work/stop.json" <<'PY'
+import json, sys
+path, mb, answer, stop = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+def entry(kind, content, model=None):
+    message = {"role": kind, "content": content}
+    if model:
+        message["model"] = model
+    return json.dumps({"type": kind, "message": message}, ensure_ascii=False) + "\n"
+old = entry("user", "先前的问题 " * 20) + entry("assistant", [{"type": "text", "text": answer}], "claude-old")
+with open(path, "w") as f:
+    f.write(old * (mb * 1024 * 1024 // len(old.encode())))
+    f.write(entry("user", "智能抠图的边缘有锯齿"))
+    f.write(entry("assistant", [{"type": "text", "text": answer}], "claude-bench"))
+json.dump({"session_id": "stop", "transcript_path": path, "stop_hook_active": False,
+           "last_assistant_message": answer}, open(stop, "w"), ensure_ascii=False)
+PY
+    stop_line=$(target/release/examples/hookbench "$runs" "$work/stop.json" "$noop" -- "$bin" hook claude after)
+    printf '%-9s after-response hook, Claude Code with a %s MB transcript: %s\n' "" \
+      "${TRANSCRIPT_MB:-20}" "$stop_line"
   fi
 done

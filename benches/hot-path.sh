@@ -12,8 +12,12 @@
 #                                       the gathered section (default 3)
 #
 # Both modes run the hook under valgrind's callgrind, for every platform, on a small and a
-# large synthetic glossary, with a prompt that matches and one that does not, and on the
-# matching one from inside a trusted project glossary (22 runs).
+# large synthetic glossary, with a prompt that matches and one that does not, on the matching
+# one from inside a trusted project glossary, and with the thread journal on (23 prompt hook
+# runs); and the journal's after-response hook, for Claude Code (with a transcript) and for
+# Gemini CLI (2 runs). The prompt hook's functions go in `.text.hot`; the after-response
+# hook's other functions in `.text.warm`, right after it, so that they neither spread the
+# prompt hook's code over more windows nor lie scattered themselves.
 #
 # Writing: a release build with symbols, linked without the list (valgrind only names
 # functions that lie in `.text`), and every function of the binary that executed is listed.
@@ -77,6 +81,15 @@ for n in 1000 100000; do
   sed "s|\"cwd\":\"[^\"]*\"|\"cwd\":\"$project/src/app\"|" "$work/hits.json" >"$work/project-$n.json"
   TINYLINGO_HOME=$work/store-$n "$bin" hook claude <"$work/project-$n.json" >/dev/null
 done
+# The thread journal's events: a transcript as Claude Code writes it, its Stop event for the
+# session of hits.json, and Gemini's AfterAgent event, which carries prompt and answer.
+printf '%s\n' '{"type":"user","message":{"role":"user","content":"智能抠图的边缘有锯齿"}}' \
+  '{"type":"assistant","message":{"model":"claude-x","content":[{"type":"text","text":"我看过了。\n\n总结：锯齿来自 alpha 通道。"}]}}' \
+  >"$work/transcript.jsonl"
+printf '{"session_id":"bench","transcript_path":"%s","stop_hook_active":false,"last_assistant_message":"我看过了。\\n\\n总结：锯齿来自 alpha 通道。"}' \
+  "$work/transcript.jsonl" >"$work/claude-after.json"
+printf '%s' '{"session_id":"g","prompt":"why?","prompt_response":"I looked. In short, it works."}' \
+  >"$work/gemini-after.json"
 for e in hits none; do
   # Cursor's own event, which the other platforms' hooks refuse as foreign.
   sed 's/"hook_event_name":"UserPromptSubmit"/"hook_event_name":"beforeSubmitPrompt","conversation_id":"c"/' \
@@ -104,6 +117,25 @@ for n in 1000 100000; do
     { cat "$work/valgrind.log" >&2; exit 2; }
   runs=$((runs + 1))
 done
+# With the journal on (its index rebuilt once first, for the changed config.json): the prompt
+# hook keeps the prompt (cg.*), the after-response hooks write entries (after.*).
+export TINYLINGO_HOME=$work/store-1000
+"$bin" config thread.enabled true 2>/dev/null
+"$bin" hook claude <"$work/none.json" >/dev/null
+trace() { # <output file> <event> <hook arguments…>
+  local out=$1 event=$2
+  shift 2
+  valgrind --tool=callgrind --demangle=no --compress-strings=no --compress-pos=no \
+    --dump-instr=yes --dump-line=no --callgrind-out-file="$out" "$bin" hook "$@" <"$event" \
+    >/dev/null 2>"$work/valgrind.log" || { cat "$work/valgrind.log" >&2; exit 2; }
+}
+trace "$work/cg.$runs" "$work/hits.json" claude
+runs=$((runs + 1))
+trace "$work/after.0" "$work/claude-after.json" claude after
+trace "$work/after.1" "$work/gemini-after.json" gemini after
+grep -q '锯齿来自' "$work/store-1000/threads/"thread-*.md ||
+  { echo "benches/hot-path.sh: the after-response hook wrote no journal entry" >&2; exit 2; }
+unset TINYLINGO_HOME
 
 if [ "$mode" = --check ]; then
   # The binary's executable sections (name, address, size), and its functions' address ranges.
@@ -115,7 +147,13 @@ if [ "$mode" = --check ]; then
   # A cost line is `<address> <instructions>`; the line after `calls=` is a call's inclusive
   # cost, already counted in the callee. Instructions are placed by address alone: valgrind
   # does not attribute code in `.text.hot` to the binary.
-  awk '
+  # measure <gathered sections> <callgrind files…>: how the runs' code lies against the named
+  # sections (space-separated), as `hot_functions functions in_hot total windows stray`.
+  measure() {
+  local gathered=$1
+  shift
+  awk -v gathered="$gathered" '
+    BEGIN { n = split(gathered, list, " "); for (i = 1; i <= n; i++) is_gathered[list[i]] = 1 }
     function hex(s,    i, v) {
       v = 0; s = tolower(s); sub(/^0x/, "", s)
       for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
@@ -147,7 +185,7 @@ if [ "$mode" = --check ]; then
         a += 0
         for (s = 1; s <= ns && !(a >= lo[s] && a < hi[s]); s++) {}
         if (s > ns) continue                      # a shared library, the loader, valgrind
-        hot = name[s] == ".text.hot"
+        hot = name[s] in is_gathered
         total += ir[a]; if (hot) in_hot += ir[a]
         # The function: the unwind entry that covers the address, or for code without one
         # (the C runtime start-up, the PLT), its 4 KiB page.
@@ -161,8 +199,12 @@ if [ "$mode" = --check ]; then
       for (w in hot_window) windows++
       printf "%d %d %d %d %d %d\n", hot_functions, functions, in_hot, total, windows, stray
     }
-  ' "$work/sections" "$work/functions" "$work"/cg.* >"$work/measure"
+  ' "$work/sections" "$work/functions" "$@"
+  }
+  measure .text.hot "$work"/cg.* >"$work/measure"
+  measure ".text.hot .text.warm" "$work"/after.* >"$work/measure-after"
   read -r hot_functions functions in_hot total windows stray <"$work/measure"
+  read -r _ _ _ _ after_windows after_stray <"$work/measure-after"
   share=$(awk -v a="$hot_functions" -v b="$functions" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
   ir_share=$(awk -v a="$in_hot" -v b="$total" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
   max_stray=${HOT_PATH_MAX_STRAY:-3}
@@ -170,9 +212,13 @@ if [ "$mode" = --check ]; then
     "$windows 64 KiB windows, and it ran code in $stray more windows outside it (at most $max_stray" \
     "allowed); .text.hot holds $hot_functions of the $functions functions it ran ($share %) and" \
     "$ir_share % of its instructions"
-  if [ "$stray" -gt "$max_stray" ]; then
-    echo "src/hot_path.ld no longer gathers the hook's code ($stray stray windows, each a page fault" \
-      "per hook run): run benches/hot-path.sh and commit src/hot_path.ld" >&2
+  echo "the journal's after-response hook (2 runs): its code in .text.hot and .text.warm spans" \
+    "$after_windows windows, and it ran code in $after_stray more windows outside them (at most" \
+    "$max_stray allowed)"
+  if [ "$stray" -gt "$max_stray" ] || [ "$after_stray" -gt "$max_stray" ]; then
+    echo "src/hot_path.ld no longer gathers the hook's code ($stray stray windows for the prompt" \
+      "hook, $after_stray for the after-response hook, each a page fault per hook run): run" \
+      "benches/hot-path.sh and commit src/hot_path.ld" >&2
     exit 1
   fi
   exit 0
@@ -181,14 +227,20 @@ fi
 # callgrind names each object and function in full on every line (--compress-strings=no):
 # `ob=` is the object the functions after it belong to. Keep the functions that ran inside
 # our binary.
-names=$(awk '
+# functions <callgrind files…>: the functions that ran inside our binary, as the list names them.
+functions() {
+  awk '
   /^ob=/ { ours = $0 ~ /\/tinylingo$/; next }
   /^fn=/ { if (ours) print substr($0, 4) }
-  ' "$work"/cg.* |
+  ' "$@" |
   sed -E "s/'[0-9]+$//" |                      # callgrind marks recursion levels as name'2
   grep -Ev '^(0x[0-9a-f]+|\(below main\)|_start|_init|_fini|frame_dummy|register_tm_clones|deregister_tm_clones|__do_global_dtors_aux)$' |
   sed -E 's/17h[0-9a-f]{16}E$/17h*E/; s/\.[0-9]+$/.*/; /^_R/ s/Cs[0-9A-Za-z]+_/Cs*_/g' |
-  LC_ALL=C sort -u) || true
+  LC_ALL=C sort -u
+}
+names=$(functions "$work"/cg.*) || true
+# The after-response hook's functions that the prompt hook does not run.
+warm=$(comm -13 <(echo "$names") <(functions "$work"/after.*)) || true
 if [ -z "$names" ]; then
   echo "benches/hot-path.sh: callgrind named no function of $bin; is it built with symbols?" >&2
   exit 2
@@ -209,7 +261,13 @@ fi
     echo "    *(.text.$name .text.unlikely.$name)"
   done <<<"$names"
   echo "  }"
+  echo "  .text.warm : {"
+  while IFS= read -r name; do
+    [ -n "$name" ] && echo "    *(.text.$name .text.unlikely.$name)"
+  done <<<"$warm"
+  echo "  }"
   echo "}"
   echo "INSERT BEFORE .init;"
 } >"$script"
-echo "wrote $script ($(wc -l <<<"$names") functions, $runs hook runs)"
+echo "wrote $script ($(wc -l <<<"$names") functions, $runs prompt hook runs; $(grep -c . <<<"$warm")" \
+  "more for the after-response hook)"

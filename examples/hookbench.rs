@@ -1,5 +1,7 @@
 //! Whole-process timing, for `benches/hook.sh`: runs two commands alternately with the same
-//! file on stdin, and prints the median wall time of each and the ratio of the medians.
+//! file on stdin, and prints the median wall time of each and the ratio of the medians; then
+//! the same for the CPU time each process used (user + system, from `getrusage`), which waiting
+//! for a busy machine's cores does not inflate as it does wall time.
 //!
 //! Alternating (A B B A A B …) rather than running all of A then all of B means both commands
 //! see the same machine: on a shared, noisy machine, drift hits both equally, and the ratio
@@ -26,6 +28,7 @@ fn main() {
     let warmup = (runs / 10).max(5);
     let mut a = Vec::with_capacity(runs);
     let mut b = Vec::with_capacity(runs);
+    let (mut cpu_a, mut cpu_b) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
     for i in 0..warmup + runs {
         // ABBA order: neither command always runs right after the other.
         let (first_a, keep) = (i % 2 == 0, i >= warmup);
@@ -37,17 +40,24 @@ fn main() {
             (time(baseline, input), tb)
         };
         if keep {
-            a.push(ta);
-            b.push(tb);
+            a.push(ta.0);
+            b.push(tb.0);
+            cpu_a.push(ta.1);
+            cpu_b.push(tb.1);
         }
     }
     let (ma, mb) = (median(&mut a), median(&mut b));
     let ratio = mb.as_secs_f64() / ma.as_secs_f64();
+    let (ca, cb) = (median(&mut cpu_a), median(&mut cpu_b));
     println!(
-        "baseline median {:>8.1} µs   measured median {:>8.1} µs   ratio {:.3}   ({runs} runs each)",
+        "baseline median {:>8.1} µs   measured median {:>8.1} µs   ratio {:.3}   ({runs} runs each)   \
+         cpu {:.1} / {:.1} µs = {:.3}",
         ma.as_secs_f64() * 1e6,
         mb.as_secs_f64() * 1e6,
-        ratio
+        ratio,
+        ca.as_secs_f64() * 1e6,
+        cb.as_secs_f64() * 1e6,
+        cb.as_secs_f64() / ca.as_secs_f64(),
     );
     if let Some(gate) = std::env::var("HOOKBENCH_GATE").ok().and_then(|g| g.parse::<f64>().ok()) {
         if ratio > gate {
@@ -57,8 +67,10 @@ fn main() {
     }
 }
 
-fn time(cmd: &[String], input: &str) -> Duration {
+/// The wall time and the CPU time of one run of `cmd`.
+fn time(cmd: &[String], input: &str) -> (Duration, Duration) {
     let stdin = File::open(input).expect("open the stdin file");
+    let cpu_before = children_cpu();
     let started = Instant::now();
     let status = Command::new(&cmd[0])
         .args(&cmd[1..])
@@ -69,7 +81,19 @@ fn time(cmd: &[String], input: &str) -> Duration {
         .expect("run the command");
     let took = started.elapsed();
     assert!(status.success(), "{cmd:?} failed: {status}");
-    took
+    (took, children_cpu().saturating_sub(cpu_before))
+}
+
+/// The CPU time (user + system) of this process's children that have been waited for.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage writes into the struct we pass; RUSAGE_CHILDREN is always valid.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Duration::from_micros(micros(usage.ru_utime) + micros(usage.ru_stime))
 }
 
 fn median(v: &mut [Duration]) -> Duration {

@@ -41,7 +41,12 @@
 //!   user's.
 //! * [`journal`] is the opt-in thread journal: each prompt paired with a rule-made summary of
 //!   its answer, in a readable daily Markdown file.
+//! * [`guard`] keeps credentials out of the glossaries (the check every way in calls) and
+//!   finds entries that have gone false (`tinylingo check`: paths no longer in the
+//!   repository, entries no prompt uses).
 //! * [`debug_log`] is where every swallowed failure goes when `debug` is on.
+//! * [`learning`] proposes entries from the assistants' own session stores (`suggest`), into
+//!   an inbox a person accepts them from; the hook never reads it.
 //!
 //! **The ground** imports nothing of the crate: [`error`] (the error type), [`output`] (the
 //! machine formats every command prints) and [`language`] (what people read, English or
@@ -53,10 +58,12 @@
 pub mod cli;
 pub mod debug_log;
 pub mod error;
+pub mod guard;
 pub mod hook;
 pub mod index;
 pub mod journal;
 pub mod language;
+pub mod learning;
 pub mod matching;
 pub mod mcp;
 pub mod ops;

@@ -45,7 +45,16 @@ fn a_fresh_home_has_nothing_wrong() {
     let names: Vec<&str> = checks.iter().map(|c| c["check"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["assistants", "config", "glossary", "index", "smart endpoint", "thread journal"]
+        [
+            "assistants",
+            "config",
+            "glossary",
+            "index",
+            "credentials",
+            "paths",
+            "smart endpoint",
+            "thread journal"
+        ]
     );
     assert!(find(&checks, "assistants", None)["detail"].as_str().unwrap().contains("no assistant"));
     assert_eq!(find(&checks, "glossary", None)["detail"], "nothing recorded yet");

@@ -194,3 +194,117 @@ fn thread_show_refuses_a_date_that_is_no_day_and_last_0() {
     out.expect_code(2);
     assert!(out.stderr.contains("hint: give 1 or more"), "{}", out.stderr);
 }
+
+#[test]
+fn the_journal_follows_the_language_setting() {
+    let home = Home::new();
+    home.run(&["thread", "on"]).ok();
+    home.run(&["config", "language", "en"]).ok();
+    after(
+        &home,
+        "gemini",
+        json!({"session_id": "g", "prompt": "why?", "prompt_response": "Done."}),
+    );
+    let file = fs::read_to_string(
+        fs::read_dir(home.store().join("threads"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "md"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(file.starts_with("# Thread log - "), "{file}");
+    for line in [
+        "## Exchange 1\n**Time**: ",
+        "**Model**: unknown\n**Role**: Developer\n",
+        "**Assistant**: Gemini CLI\n",
+        "\n### Request\n```text\nwhy?\n```\n",
+        "\n### Response (summary)\nDone.\n",
+    ] {
+        assert!(file.contains(line), "{line:?} missing from\n{file}");
+    }
+    assert!(!file.contains("交互记录"), "{file}");
+    // Back in Chinese, the same day's file continues, numbered on, and reads back whole.
+    home.run(&["config", "language", "zh"]).ok();
+    after(
+        &home,
+        "gemini",
+        json!({"session_id": "g", "prompt": "为什么", "prompt_response": "好了。"}),
+    );
+    let got: Vec<(u64, String, String)> = entries(&home)
+        .iter()
+        .map(|e| {
+            let s = |k: &str| e[k].as_str().unwrap_or_default().to_string();
+            (e["number"].as_u64().unwrap(), s("prompt"), s("assistant"))
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [(1, "why?".into(), "Gemini CLI".into()), (2, "为什么".into(), "Gemini CLI".into())]
+    );
+    let status = home.run(&["thread", "status"]);
+    assert!(status.ok().stdout.contains("(2 entries)\n"), "{}", status.stdout);
+}
+
+#[test]
+fn english_answers_are_summarised_by_sentence() {
+    let home = Home::new();
+    let summarize = |answer: &str| {
+        home.run_with_stdin(&["thread", "summarize"], Some(answer.as_bytes())).ok().stdout.clone()
+    };
+    // The concluding sentence, not the paragraph's first 250 chars.
+    let answer =
+        "I traced the crash to the cache layer, which evicted entries while readers still \
+        held them, so a reader could see freed memory. In short, eviction now waits for readers. \
+        I also added a regression test that reproduces the race with two threads and a barrier, \
+        and it fails without the fix and passes with it.";
+    assert_eq!(summarize(answer), "In short, eviction now waits for readers.\n");
+    // No concluding phrase: the last sentence; `3.5` and `e.g.` end none.
+    let answer = "The parser was too strict. It now accepts version 3.5 strings, e.g. `3.5.1`.";
+    assert_eq!(summarize(answer), "It now accepts version 3.5 strings, e.g. `3.5.1`.\n");
+    let answer = "Several files changed. To sum up, the API is unchanged. More details follow.";
+    assert_eq!(summarize(answer), "To sum up, the API is unchanged.\n");
+}
+
+#[test]
+fn status_with_one_entry_says_entry() {
+    let home = Home::new();
+    home.run(&["thread", "on"]).ok();
+    after(&home, "gemini", json!({"prompt": "p", "prompt_response": "总结：好。"}));
+    let status = home.run(&["thread", "status"]);
+    assert!(status.ok().stdout.contains("(1 entry)\n"), "{}", status.stdout);
+}
+
+#[test]
+fn status_after_uninstall_says_nothing_is_recorded() {
+    let home = Home::new();
+    home.run(&["install", "claude"]).ok();
+    home.run(&["thread", "on"]).ok();
+    let status = home.run(&["thread", "status"]);
+    assert!(status.ok().stdout.starts_with("on\nrecording: Claude Code\n"), "{}", status.stdout);
+    assert_eq!(status.stderr, "");
+    home.run(&["uninstall"]).ok();
+    let status = home.run(&["thread", "status"]);
+    let out = status.ok();
+    assert!(out.stdout.starts_with("on, but nothing is being recorded"), "{}", out.stdout);
+    assert!(out.stderr.contains("tinylingo install"), "{}", out.stderr);
+    // Installing again brings the after-response hook back, since the journal is on.
+    home.run(&["install", "claude"]).ok();
+    let status = home.run(&["thread", "status"]);
+    assert!(status.ok().stdout.starts_with("on\nrecording: Claude Code\n"), "{}", status.stdout);
+}
+
+#[test]
+fn thread_on_and_off_print_only_what_changed() {
+    let home = Home::new();
+    home.run(&["install", "claude"]).ok();
+    let on = home.run(&["thread", "on"]);
+    on.ok();
+    assert_eq!(on.stdout, "~/.claude/settings.json: Stop hook (thread journal) added\n");
+    assert!(!on.stderr.contains("UserPromptSubmit"), "{}", on.stderr);
+    let again = home.run(&["thread", "on"]);
+    assert_eq!(again.ok().stdout, "");
+    assert!(again.stderr.contains("already"), "{}", again.stderr);
+    let off = home.run(&["thread", "off"]);
+    assert_eq!(off.ok().stdout, "~/.claude/settings.json: Stop hook (thread journal) removed\n");
+}

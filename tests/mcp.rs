@@ -114,7 +114,21 @@ fn initialize_and_list_the_tools() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["record", "list", "search", "match", "remove", "stats", "thread_show"]);
+    assert_eq!(
+        names,
+        [
+            "record",
+            "list",
+            "search",
+            "match",
+            "remove",
+            "stats",
+            "check",
+            "thread_show",
+            "suggest",
+            "inbox"
+        ]
+    );
     for tool in list["result"]["tools"].as_array().unwrap() {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         assert!(tool["description"].as_str().unwrap().len() > 40, "{tool}");
@@ -502,4 +516,58 @@ fn record_with_project_writes_the_project_glossary_of_the_server_s_folder() {
     let event = json!({"prompt": "智能抠图有个 bug", "cwd": repo.join("src")}).to_string();
     let out = home.hook("claude", event.as_bytes());
     assert!(out.stdout.contains("BGRemover"), "{}", out.stdout);
+}
+
+#[test]
+fn the_record_tool_refuses_a_credential_and_the_model_cannot_override_it() {
+    let home = Home::new();
+    let (mut s, _) = Session::start(&home);
+    // Built at run time: no credential-shaped literal in the source.
+    let token = ["np", "m_", "Q7mZ2pK9xR4vT1wB8nJ5cH3dL6fG0sYaEuWi"].concat();
+    let text = format!("publish with {token}");
+    for force in [false, true] {
+        let (error, message) =
+            s.call("record", json!({"term": "发布", "explanation": text, "force": force}));
+        assert!(error, "{message}");
+        assert!(message.contains("npm-token") && message.contains("at character 14"), "{message}");
+        assert!(message.contains("in their own shell"), "{message}");
+        assert!(!message.contains(&token[..12]), "the secret was shown: {message}");
+    }
+    let (error, message) =
+        s.call("record", json!({"term": "发布", "explanation": text, "allow_secret": true}));
+    assert!(error && message.contains("unknown field"), "{message}");
+    let (error, message) =
+        s.call("record", json!({"term": "发布", "explanation": text, "project": true}));
+    assert!(error && message.contains("no override"), "{message}");
+    assert!(glossary(&home).is_empty());
+    // The check tool: read-only, the report as JSON.
+    s.ok("record", json!({"term": "旧", "explanation": "普通"}));
+    let report = s.ok("check", json!({"unused": "30d", "scope": "user"}));
+    assert_eq!(report["issues"].as_array().unwrap().len(), 0, "recorded just now: not unused");
+    assert!(report["notes"][0].as_str().unwrap().contains("git work tree"), "{report}");
+    let (error, message) = s.call("check", json!({"unused": "soon"}));
+    assert!(error && message.contains("not a time span"), "{message}");
+    s.finish();
+}
+
+#[test]
+fn suggest_and_inbox_review_proposals_from_past_sessions() {
+    let home = Home::new();
+    let dir = home.path().join(".claude/projects/p");
+    std::fs::create_dir_all(&dir).unwrap();
+    let line = json!({"type": "user", "message": {"content": "we call the staging cluster blue"}});
+    std::fs::write(dir.join("s.jsonl"), format!("{line}\n")).unwrap();
+    let (mut s, _) = Session::start(&home);
+    let a = s.ok("suggest", json!({"assistants": ["claude"]}));
+    assert_eq!(a["total"], 1, "{a}");
+    assert_eq!(a["proposals"][0]["term"], "blue");
+    let id = a["proposals"][0]["id"].as_str().unwrap().to_string();
+    let (error, text) = s.call("inbox", json!({"action": "accept"}));
+    assert!(error && text.contains("ids is needed"), "{text}");
+    let a = s.ok("inbox", json!({"action": "accept", "ids": [id]}));
+    assert_eq!(a["recorded"][0]["term"], "blue");
+    assert_eq!(s.ok("inbox", json!({}))["total"], 0);
+    let a = s.ok("list", json!({}));
+    assert_eq!(a["entries"][0]["term"], "blue");
+    s.finish();
 }

@@ -203,8 +203,15 @@ fn stdin_bytes() -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Where an import goes: the store, and how a credential in an entry is refused (`None`:
+/// `--allow-secret`).
+pub(super) struct Target<'s> {
+    pub store: &'s Store,
+    pub secrets: Option<crate::guard::secrets::Policy>,
+}
+
 pub(super) fn import(
-    store: &Store,
+    Target { store, secrets }: Target,
     file: &str,
     format: ImportFormat,
     on_conflict: OnConflict,
@@ -218,6 +225,9 @@ pub(super) fn import(
         (file.to_string(), bytes)
     };
     let entries = exchange::parse(&source, &bytes, format)?;
+    if let Some(policy) = secrets {
+        crate::guard::secrets::screen_entries(&source, &entries, policy)?;
+    }
     let report = exchange::import(store, &entries, on_conflict, dry_run)?;
     if json {
         print_out(&format!("{}\n", report.to_json()))?;

@@ -1,7 +1,9 @@
 //! Command-line parsing and printing. Every decision lives in the library; this module turns
 //! arguments into calls and results into text (data on stdout, messages on stderr).
 
+mod check;
 mod entries;
+mod learn;
 mod run;
 mod show;
 mod thread;
@@ -58,6 +60,10 @@ tinylingo record 发布流程 - < docs/release-notes.md"
         /// created at the git work tree's root the first time; trusts that folder.
         #[arg(long)]
         project: bool,
+        /// Record in your own glossary even though the text looks like it holds a credential
+        /// (an API key, a token, a private key, a password). Not with --project.
+        #[arg(long, conflicts_with = "project")]
+        allow_secret: bool,
     },
     /// Remove recorded terms: by name, or every entry a search finds (in two steps).
     #[command(
@@ -165,12 +171,34 @@ tinylingo export | ssh other-host tinylingo import - --skip-existing")]
         /// Import into the project glossary (created as by `record --project`).
         #[arg(long)]
         project: bool,
+        /// Import into your own glossary even though an entry looks like it holds a
+        /// credential. Not with --project.
+        #[arg(long, conflicts_with = "project")]
+        allow_secret: bool,
     },
     /// How big the glossary is and which terms prompts hit (from the hook's usage log).
     #[command(after_help = "The hook notes each prompt that hits (`config stats.enabled \
 false` stops it).\n\nExamples:\n  tinylingo stats\n  tinylingo stats --format tsv | \
 awk -F'\\t' '$2 == 0' # terms never hit")]
     Stats {
+        #[command(flatten)]
+        format: FormatArgs,
+        #[command(flatten)]
+        scope: ScopeArgs,
+    },
+    /// Find entries that have gone false: paths they name that no longer exist in the
+    /// repository, and (with --unused) entries no prompt has hit. Changes nothing.
+    #[command(after_help = "A project glossary's entries are checked against the project's \
+git tree (tracked files, and untracked ones that are not ignored); your own entries against \
+the git tree of the current folder, for paths that start at its root. A renamed file's likely \
+new path is shown. The output ends with the commands that fix or remove each entry. Exit 0 \
+when nothing is found, 1 when something is.\n\nExamples:\n  tinylingo check\n  \
+tinylingo check --unused 90d\n  tinylingo check --project --format tsv | cut -f2,3,4")]
+    Check {
+        /// Also list the entries no prompt hit within this time: 90d, 12w, 36h (from the
+        /// hook's usage log; entries recorded within it are left out).
+        #[arg(long, value_name = "AGE", value_parser = age)]
+        unused: Option<std::time::Duration>,
         #[command(flatten)]
         format: FormatArgs,
         #[command(flatten)]
@@ -233,12 +261,12 @@ tinylingo match --platform cursor \"帮我提交一下代码\"")]
     },
     /// Register the prompt hook and the instruction block with the assistants.
     #[command(after_help = "With no argument, every assistant whose settings folder exists \
-(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini, ~/.pi/agent, ~/.config/kilo). \
-A named assistant is installed even when its folder is missing. Installing again refreshes everything and changes nothing \
-else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
+(~/.claude, ~/.cursor, ~/.config/opencode, ~/.codex, ~/.gemini, ~/.copilot, ~/.qwen, ~/.pi/agent, \
+~/.config/kilo). A named assistant is installed even when its folder is missing. Installing again \
+refreshes everything and changes nothing else.\n\nExamples:\n  tinylingo install\n  tinylingo install claude cursor\n  \
 tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinylingo install --mcp")]
     Install {
-        /// claude, cursor, opencode, codex, gemini, pi or kilo.
+        /// The assistants (with none, every one whose folder exists).
         #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
@@ -246,7 +274,8 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinyli
         dry_run: bool,
         /// Claude Code: let the model run `tinylingo record` without asking (adds the allow
         /// rule `Bash(tinylingo record:*)`; uninstall removes it). With --mcp, Claude Code,
-        /// Codex and Gemini CLI also let it call the MCP server's record tool without asking.
+        /// Codex, Gemini CLI and Qwen Code also let it call the MCP server's record tool
+        /// without asking.
         #[arg(long)]
         allow_record: bool,
         /// Also register the MCP server (`tinylingo mcp`) with each assistant; the instruction
@@ -258,7 +287,7 @@ tinylingo install --dry-run\n  tinylingo install claude --allow-record\n  tinyli
     #[command(after_help = "With no argument, from every assistant.\n\nExamples:\n  \
 tinylingo uninstall\n  tinylingo uninstall gemini\n  tinylingo uninstall --dry-run\n  tinylingo uninstall --mcp")]
     Uninstall {
-        /// claude, cursor, opencode, codex, gemini, pi or kilo.
+        /// The assistants (all when none is named).
         #[arg(value_parser = platform_name())]
         platforms: Vec<Platform>,
         /// Print what would change and change nothing.
@@ -288,6 +317,37 @@ tinylingo thread show --last 5\n  tinylingo thread off")]
         #[command(subcommand)]
         action: thread::Action,
     },
+    /// Propose glossary entries from the assistants' own sessions (into the inbox).
+    #[command(after_help = "Reads what is new since the last scan in the session stores of \
+Claude Code, Codex CLI, Gemini CLI and OpenCode, and the thread journal (read-only), finds \
+where you defined a term, corrected the assistant or set a standing rule, and adds proposals \
+to the inbox; then prints the pending ones. Rules, not a model: no token is spent. Nothing \
+reaches a model before you accept it.\n\nExamples:\n  tinylingo suggest\n  \
+tinylingo suggest --since 7d --assistant claude --assistant codex\n  \
+tinylingo suggest --format jsonl")]
+    Suggest {
+        /// Only sessions changed since a date (2026-11-01) or within an age (7d, 12h, 2w).
+        #[arg(long, value_name = "DATE|AGE")]
+        since: Option<String>,
+        /// Only these sources: claude, codex, gemini, opencode, journal (repeatable).
+        #[arg(long, value_name = "NAME")]
+        assistant: Vec<String>,
+        #[command(flatten)]
+        format: FormatArgs,
+        /// Name every source or file skipped (missing, unreadable, garbled lines) on stderr.
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// List the pending proposals, or accept or reject them.
+    #[command(after_help = "Examples:\n  tinylingo inbox\n  tinylingo inbox accept k3f9qa\n  \
+tinylingo inbox reject m2x8pd\n  tinylingo inbox accept --all --min-confidence 0.9\n  \
+tinylingo inbox --format jsonl")]
+    Inbox {
+        #[command(subcommand)]
+        action: Option<learn::InboxAction>,
+        #[command(flatten)]
+        format: FormatArgs,
+    },
     /// Check the installation: each assistant's registration, the glossary and index, smart
     /// matching, the thread journal. Exit 0 when every check holds, 1 otherwise.
     #[command(after_help = "One line per check; a failed one is followed by what to do about \
@@ -297,7 +357,7 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         #[arg(long, value_enum, default_value_t = DoctorFormat::Text)]
         format: DoctorFormat,
     },
-    /// Serve the tools (record, search, list, match, remove, stats, thread_show) to an
+    /// Serve the tools (record, search, list, match, remove, stats, check, thread_show) to an
     /// assistant over the Model Context Protocol, on stdin/stdout. The assistants start it
     /// themselves once `tinylingo install --mcp` has registered it.
     #[command(after_help = "Example (what an assistant runs):\n  tinylingo mcp")]
@@ -307,7 +367,7 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"
     )]
     Hook {
-        /// claude, cursor, opencode, codex, gemini, pi or kilo.
+        /// The assistant whose event is on stdin.
         #[arg(value_parser = platform_name())]
         platform: Platform,
     },
@@ -360,12 +420,16 @@ enum DoctorFormat {
     Json,
 }
 
-/// An assistant's name, one of a fixed list: clap's error names them all, and the shell
-/// completion scripts offer them.
+/// An assistant's name, one of [`Platform::ALL`]'s: clap lists them in `--help`, in its error
+/// for an unknown name and in the shell completions, so a new assistant needs no edit here.
 fn platform_name() -> impl clap::builder::TypedValueParser<Value = Platform> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(Platform::ALL.map(Platform::name))
         .map(|name: String| Platform::from_name(&name).expect("one of the possible values"))
+}
+
+fn age(s: &str) -> std::result::Result<std::time::Duration, String> {
+    crate::guard::check::parse_age(s).map_err(|e| e.to_string())
 }
 
 fn language_code(s: &str) -> std::result::Result<Language, String> {
@@ -428,6 +492,11 @@ pub(crate) fn print_install(report: install::Report) -> Result<u8> {
         return Ok(SUCCESS);
     }
     print!("{report}");
+    Ok(print_failures(&report))
+}
+
+/// Names each assistant install or uninstall failed for, with the hint; returns the exit code.
+pub(crate) fn print_failures(report: &install::Report) -> u8 {
     let mut code = SUCCESS;
     for (assistant, e) in report.failures() {
         eprintln!("tinylingo: {assistant}: {e}");
@@ -436,5 +505,5 @@ pub(crate) fn print_install(report: install::Report) -> Result<u8> {
         }
         code = e.exit_code().max(2) as u8;
     }
-    Ok(code)
+    code
 }

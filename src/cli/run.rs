@@ -2,8 +2,9 @@
 //! parsed [`Command`] to. Kept apart from the argument definitions in `cli/mod.rs` so that
 //! each file has room as commands are added.
 
-use super::{entries, print_install, show, thread, Cli, Command, NOTHING, SUCCESS};
+use super::{check, entries, learn, print_install, show, thread, Cli, Command, NOTHING, SUCCESS};
 use crate::error::Result;
+use crate::guard::secrets::Policy;
 use crate::ops::actions;
 use crate::output::Format;
 use crate::platform::{install, instructions};
@@ -43,7 +44,7 @@ pub(super) fn run(command: Command) -> Result<u8> {
         warn_config(&store);
     }
     match command {
-        Command::Record { term, explanation, force, project } => {
+        Command::Record { term, explanation, force, project, allow_secret } => {
             let explanation =
                 if explanation == "-" { entries::explanation_from_stdin()? } else { explanation };
             warn_config(&store);
@@ -58,7 +59,8 @@ pub(super) fn run(command: Command) -> Result<u8> {
                 eprintln!("Project glossary: {}", project.glossary_path().display());
                 outcome
             } else {
-                actions::record(&store, &term, &explanation, force)?
+                let secrets = (!allow_secret).then_some(Policy::User);
+                actions::record_with(&store, &term, &explanation, force, secrets)?
             };
             for warning in &outcome.warnings {
                 eprintln!("tinylingo: warning: {warning}");
@@ -88,18 +90,30 @@ pub(super) fn run(command: Command) -> Result<u8> {
         Command::Export { format, search, scope } => {
             entries::export(&scopes, scope.get(), format, search.as_deref())
         }
-        Command::Import { file, format, skip_existing, replace, dry_run, json, project } => {
+        Command::Import {
+            file,
+            format,
+            skip_existing,
+            replace,
+            dry_run,
+            json,
+            project,
+            allow_secret,
+        } => {
             let on_conflict = match (skip_existing, replace) {
                 (true, _) => crate::ops::exchange::OnConflict::Keep,
                 (_, true) => crate::ops::exchange::OnConflict::Replace,
                 _ => crate::ops::exchange::OnConflict::Refuse,
             };
             if !project {
-                return entries::import(&store, &file, format, on_conflict, dry_run, json);
+                let secrets = (!allow_secret).then_some(Policy::User);
+                let to = entries::Target { store: &store, secrets };
+                return entries::import(to, &file, format, on_conflict, dry_run, json);
             }
             let project = project::for_writing(&current_dir()?, &store);
             let note = project.creation_note().filter(|_| !dry_run);
-            let code = entries::import(&project.store, &file, format, on_conflict, dry_run, json)
+            let to = entries::Target { store: &project.store, secrets: Some(Policy::Project) };
+            let code = entries::import(to, &file, format, on_conflict, dry_run, json)
                 .map_err(|e| project.explain(e))?;
             if !dry_run {
                 actions::adopt(&store, &project)?;
@@ -111,6 +125,11 @@ pub(super) fn run(command: Command) -> Result<u8> {
             Ok(code)
         }
         Command::Stats { format, scope } => show::stats(&scopes, scope.get(), format.get()),
+        Command::Check { unused, format, scope } => {
+            let now = std::time::SystemTime::now();
+            let report = crate::guard::check::check(&scopes, scope.get(), unused, now)?;
+            check::print(&report, format.get())
+        }
         Command::Trust { dir } => {
             let folder = project::trust_target(dir.as_deref(), &store)?;
             if actions::trust(&store, &folder)? {
@@ -165,6 +184,10 @@ pub(super) fn run(command: Command) -> Result<u8> {
             Ok(SUCCESS)
         }
         Command::Thread { action } => thread::run(&store, action),
+        Command::Suggest { since, assistant, format, verbose } => {
+            learn::suggest(&store, since.as_deref(), &assistant, format.get(), verbose)
+        }
+        Command::Inbox { action, format } => learn::inbox(&store, action, format.get()),
         Command::Mcp => {
             crate::mcp::serve(store)?;
             Ok(SUCCESS)
@@ -195,7 +218,8 @@ fn command_filter(command: &Command) -> Option<Filter> {
         Command::List { scope, .. }
         | Command::Search { scope, .. }
         | Command::Export { scope, .. }
-        | Command::Stats { scope, .. } => Some(scope.get()),
+        | Command::Stats { scope, .. }
+        | Command::Check { scope, .. } => Some(scope.get()),
         _ => None,
     }
 }

@@ -256,6 +256,12 @@ fn print_stats_text(s: &crate::ops::stats::Stats, filter: Filter) {
             println!("  {:>6}  {term}  (last {})", u.hits, last.as_str().unwrap_or("-"));
         }
     }
+    if !s.credentials.is_empty() {
+        println!("credentials    {} entries hold what looks like one:", s.credentials.len());
+        for c in &s.credentials {
+            println!("  {}", crate::guard::credential_line(c));
+        }
+    }
     if s.never_hit() > 0 && s.prompts_hit > 0 {
         println!("list the terms never hit: tinylingo stats --format tsv | awk -F'\\t' '$2 == 0'");
     }

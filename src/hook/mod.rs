@@ -102,6 +102,11 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
 /// untrusted or unreadable one (a merge conflict left in it) is skipped, with a line in the
 /// debug log: the user's own terms are still served.
 fn open_project(store: &Store, settings: &ArchivedSettings, cwd: &str) -> Option<HookIndex> {
+    // With no folder trusted no project glossary can apply: the walk up (a `stat` per folder)
+    // would only find one to skip, which is worth its cost only for the debug log's line.
+    if settings.trusted.is_empty() && !settings.debug {
+        return None;
+    }
     let project = crate::project::find(std::path::Path::new(cwd), store)?;
     if !project.is_trusted(settings.trusted.iter().map(|t| t.as_str())) {
         log_line(store, settings, || {

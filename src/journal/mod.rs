@@ -2,7 +2,8 @@
 //! (`../shared/design/thread-journal.md`, from the seed `thread-record.zh.md`).
 //!
 //! One Markdown file a day, `thread-YYYY-MM-DD.md` in the journal's folder, each entry the
-//! user's whole request and a summary of the answer ([`summary`]) under the seed's headings:
+//! user's whole request and a summary of the answer ([`summary`]) under the seed's headings
+//! (with `language` `en`, their English counterparts: [`labels`]):
 //!
 //! ~~~text
 //! ## 交互记录 3
@@ -27,25 +28,29 @@
 //! the entry. While it is off the prompt hook does nothing more than before: one archived
 //! boolean is read.
 //!
-//! Writing an entry takes the journal's own lock, counts the entries already in the day's file
-//! and appends the new one in a single write, so sessions finishing together never share a
-//! number or interleave. A failure (disk full, a read-only folder) is the hook's to swallow: the
+//! Writing an entry takes the journal's own lock, numbers it from the count kept in the lock
+//! file (`tally.rs`; the day's file is counted only when that count does not match it) and
+//! appends it in a single write, so sessions finishing together never share a number or
+//! interleave. A failure (disk full, a read-only folder) is the hook's to swallow: the
 //! journal is a record, never a reason to disturb the assistant.
 
+mod clock;
+pub mod labels;
 pub mod pending;
 pub mod summary;
+mod tally;
+pub mod transcript;
 
 use std::fs::{self, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
+use self::labels::Labels;
 use crate::error::{Error, Result};
+use crate::language::Language;
 use crate::store::config::Config;
 use crate::store::files::StoreLock;
 use crate::store::Store;
-
-/// The heading of an entry, followed by its number.
-const ENTRY_HEADING: &str = "## 交互记录 ";
 
 /// One exchange, ready to be written.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,17 +73,20 @@ pub struct Journal {
     pub dir: PathBuf,
     pub role: String,
     pub enabled: bool,
+    /// The language new entries are written in (the `language` setting).
+    pub language: Language,
 }
 
 impl Journal {
     /// The journal as the user's settings describe it (`thread.*` in config.json).
     pub fn of(store: &Store) -> Result<Journal> {
-        let settings = Config::load(store)?.settings().0.thread;
-        let dir = match settings.dir.trim() {
+        let settings = Config::load(store)?.settings().0;
+        let thread = settings.thread;
+        let dir = match thread.dir.trim() {
             "" => store.dir().join("threads"),
             dir => expand_home(dir),
         };
-        Ok(Journal { dir, role: settings.role, enabled: settings.enabled })
+        Ok(Journal { dir, role: thread.role, enabled: thread.enabled, language: settings.language })
     }
 
     /// The file of `date` (`YYYY-MM-DD`).
@@ -88,33 +96,56 @@ impl Journal {
 
     /// Appends `entry` to its day's file and returns its number there.
     pub fn append(&self, entry: &Entry) -> Result<usize> {
-        fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, "create folder", e))?;
-        let _lock = StoreLock::acquire(&self.dir.join(".lock"))?;
+        let lock_path = self.dir.join(".lock");
+        // The folder is missing only before the first entry ever: it is looked for (and made)
+        // only when the lock file cannot be opened.
+        let lock = match StoreLock::acquire(&lock_path) {
+            Err(_) if !self.dir.is_dir() => {
+                fs::create_dir_all(&self.dir)
+                    .map_err(|e| Error::io(&self.dir, "create folder", e))?;
+                StoreLock::acquire(&lock_path)?
+            }
+            lock => lock?,
+        };
         let date = &entry.time[..entry.time.len().min(10)];
         let path = self.file(date);
-        let existing = match fs::read_to_string(&path) {
-            Ok(text) => Some(text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(Error::io(&path, "read", e)),
-        };
-        let number = existing.as_deref().map_or(0, count_entries) + 1;
-        let mut text = String::new();
-        match &existing {
-            None => text.push_str(&format!("# Thread记录 - {date}\n")),
-            Some(old) if !old.ends_with('\n') => text.push('\n'),
-            Some(_) => {}
-        }
-        text.push('\n');
-        text.push_str(&render(entry, number));
         let mut file = OpenOptions::new()
-            .create(true)
+            .read(true)
             .append(true)
+            .create(true)
             .open(&path)
             .map_err(|e| Error::io(&path, "open", e))?;
+        let size = file.metadata().map_err(|e| Error::io(&path, "read", e))?.len();
+        let mut text = String::new();
+        let before = match tally::read(lock.file()) {
+            Some(t) if t.date == date && t.size == size => t.count,
+            _ if size == 0 => 0,
+            // No record of this file as it stands (a hand edit, an older version): count it.
+            _ => {
+                let mut old = Vec::new();
+                file.read_to_end(&mut old).map_err(|e| Error::io(&path, "read", e))?;
+                if !old.ends_with(b"\n") {
+                    text.push('\n');
+                }
+                count_entries(&String::from_utf8_lossy(&old))
+            }
+        };
+        let labels = Labels::of(self.language);
+        if size == 0 {
+            text.push_str(&format!("{}{date}\n", labels.title));
+        }
+        text.push('\n');
+        text.push_str(&render(entry, before + 1, labels));
         // One write of the whole entry: with the lock held, no other entry can come between
         // its lines.
         file.write_all(text.as_bytes()).map_err(|e| Error::io(&path, "append to", e))?;
-        Ok(number)
+        let tally = tally::Tally {
+            date: date.to_string(),
+            size: size + text.len() as u64,
+            count: before + 1,
+        };
+        tally::write(lock.file(), &tally);
+        Ok(before + 1)
     }
 }
 
@@ -128,30 +159,32 @@ fn expand_home(dir: &str) -> PathBuf {
 
 /// How many entries a day's file holds.
 pub fn count_entries(text: &str) -> usize {
-    text.lines().filter(|l| is_heading(l)).count()
+    text.lines().filter(|l| Labels::heading(l).is_some()).count()
 }
 
-fn is_heading(line: &str) -> bool {
-    line.strip_prefix(ENTRY_HEADING).is_some_and(|n| n.parse::<usize>().is_ok())
-}
-
-/// The entry's Markdown, the seed's lines first and exact, ending in a newline.
-pub fn render(entry: &Entry, number: usize) -> String {
+/// The entry's Markdown in the words of `labels`, the seed's lines first and exact, ending in
+/// a newline.
+pub fn render(entry: &Entry, number: usize, labels: Labels) -> String {
     let fence = fence_for(&entry.prompt);
+    let l = labels;
     let mut out = format!(
-        "{ENTRY_HEADING}{number}\n**时间**: {}\n**模型**: {}\n**角色**: {}\n",
+        "{}{number}\n**{}**: {}\n**{}**: {}\n**{}**: {}\n",
+        l.entry,
+        l.time,
         entry.time,
+        l.model,
         one_line(&entry.model),
+        l.role,
         one_line(&entry.role)
     );
     if let Some(assistant) = &entry.assistant {
-        out.push_str(&format!("**助手**: {}\n", one_line(assistant)));
+        out.push_str(&format!("**{}**: {}\n", l.assistant, one_line(assistant)));
     }
     if let Some(cwd) = &entry.cwd {
-        out.push_str(&format!("**目录**: {}\n", one_line(cwd)));
+        out.push_str(&format!("**{}**: {}\n", l.folder, one_line(cwd)));
     }
-    out.push_str(&format!("\n### 用户请求\n{fence}text\n{}\n{fence}\n", entry.prompt));
-    out.push_str(&format!("\n### AI响应（总结）\n{}\n", one_line(&entry.summary)));
+    out.push_str(&format!("\n{}\n{fence}text\n{}\n{fence}\n", l.request, entry.prompt));
+    out.push_str(&format!("\n{}\n{}\n", l.summary, one_line(&entry.summary)));
     out
 }
 
@@ -190,7 +223,7 @@ pub fn read_entries(date: &str, text: &str) -> Vec<Shown> {
     let mut starts: Vec<usize> = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
-        if is_heading(line.trim_end()) {
+        if Labels::heading(line.trim_end()).is_some() {
             starts.push(at);
         }
         at += line.len();
@@ -200,16 +233,13 @@ pub fn read_entries(date: &str, text: &str) -> Vec<Shown> {
 }
 
 fn parse_entry(date: &str, text: &str) -> Shown {
+    let (labels, number) =
+        text.lines().next().and_then(|l| Labels::heading(l.trim_end())).unwrap_or((labels::ZH, 0));
     let field = |name: &str| {
         text.lines().find_map(|l| l.strip_prefix(&format!("**{name}**: ")).map(str::to_string))
     };
-    let number = text
-        .lines()
-        .next()
-        .and_then(|l| l.trim_end().strip_prefix(ENTRY_HEADING)?.parse().ok())
-        .unwrap_or(0);
     let prompt = text
-        .split_once("### 用户请求\n")
+        .split_once(&format!("{}\n", labels.request))
         .and_then(|(_, rest)| {
             let fence_len = rest.chars().take_while(|&c| c == '`').count();
             let body = rest.split_once('\n')?.1;
@@ -221,17 +251,17 @@ fn parse_entry(date: &str, text: &str) -> Shown {
         })
         .unwrap_or_default();
     let summary = text
-        .split_once("### AI响应（总结）\n")
+        .split_once(&format!("{}\n", labels.summary))
         .map(|(_, rest)| rest.trim_end().to_string())
         .unwrap_or_default();
     Shown {
         date: date.to_string(),
         number,
-        time: field("时间").unwrap_or_default(),
-        model: field("模型").unwrap_or_default(),
-        role: field("角色").unwrap_or_default(),
-        assistant: field("助手"),
-        cwd: field("目录"),
+        time: field(labels.time).unwrap_or_default(),
+        model: field(labels.model).unwrap_or_default(),
+        role: field(labels.role).unwrap_or_default(),
+        assistant: field(labels.assistant),
+        cwd: field(labels.folder),
         prompt,
         summary,
         text: text.trim_end().to_string(),
@@ -277,12 +307,14 @@ pub fn day(store: &Store, date: Option<String>, last: Option<usize>) -> Result<D
 
 /// Today's local date, `YYYY-MM-DD`.
 pub fn today() -> String {
-    jiff::Zoned::now().strftime("%Y-%m-%d").to_string()
+    let mut now = now();
+    now.truncate(10);
+    now
 }
 
 /// The local time now, `YYYY-MM-DD HH:MM:SS`.
 pub fn now() -> String {
-    jiff::Zoned::now().strftime("%Y-%m-%d %H:%M:%S").to_string()
+    clock::now()
 }
 
 #[cfg(test)]
@@ -303,7 +335,7 @@ mod tests {
 
     #[test]
     fn an_entry_has_the_seeds_lines_first() {
-        let text = render(&entry("帮我看看"), 3);
+        let text = render(&entry("帮我看看"), 3, labels::ZH);
         assert_eq!(
             text,
             "## 交互记录 3\n**时间**: 2026-11-24 14:03:07\n**模型**: claude-sonnet-4-5\n\
@@ -313,9 +345,26 @@ mod tests {
     }
 
     #[test]
+    fn english_entries_read_back_beside_chinese_ones() {
+        let mut text =
+            format!("# Thread log - 2026-11-24\n\n{}", render(&entry("look"), 1, labels::EN));
+        assert!(text.contains("## Exchange 1\n**Time**: 2026-11-24 14:03:07\n"), "{text}");
+        assert!(text.contains("\n### Request\n```text\nlook\n```\n\n### Response (summary)\n"));
+        text.push_str(&format!("\n{}", render(&entry("看看"), 2, labels::ZH)));
+        assert_eq!(count_entries(&text), 2);
+        let shown = read_entries("2026-11-24", &text);
+        let got: Vec<_> =
+            shown.iter().map(|s| (s.number, s.prompt.as_str(), s.model.as_str())).collect();
+        assert_eq!(got, [(1, "look", "claude-sonnet-4-5"), (2, "看看", "claude-sonnet-4-5")]);
+        assert_eq!(shown[0].cwd.as_deref(), Some("/p"));
+        assert_eq!(shown[0].summary, "总结：改好了。");
+    }
+
+    #[test]
     fn a_prompt_with_backticks_gets_a_longer_fence_and_reads_back_whole() {
         let prompt = "看这段：\n```rust\nfn main() {}\n```\n还有 ```` 四个";
-        let text = format!("# Thread记录 - 2026-11-24\n\n{}", render(&entry(prompt), 1));
+        let text =
+            format!("# Thread记录 - 2026-11-24\n\n{}", render(&entry(prompt), 1, labels::ZH));
         assert!(text.contains("`````text\n"), "{text}");
         let shown = read_entries("2026-11-24", &text);
         assert_eq!(shown.len(), 1);
@@ -324,10 +373,14 @@ mod tests {
         assert_eq!(shown[0].model, "claude-sonnet-4-5");
     }
 
+    fn journal_in(dir: &std::path::Path, language: Language) -> Journal {
+        Journal { dir: dir.into(), role: "Developer".into(), enabled: true, language }
+    }
+
     #[test]
     fn appends_are_numbered_in_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        let journal = Journal { dir: dir.path().into(), role: "Developer".into(), enabled: true };
+        let journal = journal_in(dir.path(), Language::Zh);
         for n in 1..=3 {
             assert_eq!(journal.append(&entry(&format!("第 {n} 个"))).unwrap(), n);
         }
@@ -337,5 +390,28 @@ mod tests {
         let prompts: Vec<&str> = shown.iter().map(|s| s.prompt.as_str()).collect();
         assert_eq!(prompts, ["第 1 个", "第 2 个", "第 3 个"]);
         assert_eq!(shown.iter().map(|s| s.number).collect::<Vec<_>>(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_file_changed_by_hand_is_counted_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal_in(dir.path(), Language::En);
+        assert_eq!(journal.append(&entry("one")).unwrap(), 1);
+        let path = journal.file("2026-11-24");
+        // An entry added by hand, without a final line break: the tally no longer matches.
+        let mut text = fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("# Thread log - 2026-11-24\n\n## Exchange 1\n"), "{text}");
+        text.push_str(&format!("\n{}", render(&entry("by hand"), 2, labels::EN).trim_end()));
+        fs::write(&path, &text).unwrap();
+        assert_eq!(journal.append(&entry("three")).unwrap(), 3);
+        assert_eq!(journal.append(&entry("four")).unwrap(), 4);
+        let text = fs::read_to_string(&path).unwrap();
+        let shown = read_entries("2026-11-24", &text);
+        let prompts: Vec<&str> = shown.iter().map(|s| s.prompt.as_str()).collect();
+        assert_eq!(prompts, ["one", "by hand", "three", "four"]);
+        // A deleted file starts again at 1, with its title.
+        fs::remove_file(&path).unwrap();
+        assert_eq!(journal.append(&entry("again")).unwrap(), 1);
+        assert!(fs::read_to_string(&path).unwrap().starts_with("# Thread log - "));
     }
 }

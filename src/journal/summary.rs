@@ -4,9 +4,10 @@
 //! [`summarize`] counts in chars (Unicode scalar values) and works in four steps:
 //!
 //! 1. **Units.** Fenced code blocks are dropped. The rest is split into units at line breaks
-//!    (`\n`, `\r\n`, a lone `\r`) and after `。！？`, never after English `. ! ?`: an English
-//!    paragraph on one line is one unit. Each unit is trimmed and loses its leading Markdown
-//!    markers; empty units go.
+//!    (`\n`, `\r\n`, a lone `\r`) and after each sentence end: `。！？`, and `. ! ?` followed
+//!    by whitespace (so an English paragraph is a unit per sentence, as a Chinese one is; the
+//!    spec kept English paragraphs whole, which made an English answer's summary its first 250
+//!    chars). Each unit is trimmed and loses its leading Markdown markers; empty units go.
 //! 2. **Choice.** The first unit holding a keyword ([`KEYWORDS`], case-insensitive substring);
 //!    while the text is shorter than 16 chars, the next unit is appended. (The spec appends only
 //!    a next unit that holds a keyword too; then `## 总结` or `Summary:` over a paragraph, the
@@ -20,9 +21,9 @@
 //!
 //! # Choices where the spec leaves room
 //!
-//! * **Joining.** What stood between two units decides: split after `。！？` on one line, they
-//!   join with nothing, or with one space if whitespace stood there. On separate lines, they join
-//!   with one space, except with nothing (a) after CJK punctuation (`。，：；！？）」` …), which
+//! * **Joining.** What stood between two units decides: split after a sentence end on one
+//!   line, they join with nothing, or with one space if whitespace stood there. On separate
+//!   lines, they join with one space, except with nothing (a) after CJK punctuation (`。，：；！？）」` …), which
 //!   takes no space in Chinese typography: `总结：` over `总之…` gives `总结：总之…`; and (b) between
 //!   two CJK chars when the second line merely continues the first's paragraph (a soft wrap: no
 //!   blank line, code block or marker between), so a wrapped Chinese paragraph reads as one.
@@ -52,8 +53,9 @@
 
 use std::ops::Range;
 
-/// The summary keywords, lowercase, from the spec in its order. Phrases a shorter keyword
-/// already covers ("in summary" ⊃ "summary") are kept so the list reads as the spec's.
+/// The summary keywords, lowercase, from the spec in its order, then a few English ones the
+/// spec lacks. Phrases a shorter keyword already covers ("in summary" ⊃ "summary") are kept so
+/// the list reads as the spec's.
 #[rustfmt::skip]
 pub const KEYWORDS: &[&str] = &[
     "总结", "总之", "综上所述", "总的来说", "结论", "概要", "摘要", "最终", "归纳起来", "简而言之",
@@ -62,6 +64,9 @@ pub const KEYWORDS: &[&str] = &[
     "summary", "conclusion", "in summary", "to summarize", "in conclusion", "to conclude",
     "overall", "in short", "briefly", "in brief", "essentially", "basically", "ultimately",
     "finally", "in essence", "to sum up",
+    // English phrases a conclusion opens with that none of the spec's words covers.
+    "to summarise", "all in all", "in a nutshell", "tl;dr", "bottom line", "long story short",
+    "to recap",
 ];
 
 /// A chosen text this long stands alone; shorter, it takes a neighbour.
@@ -183,7 +188,7 @@ fn join(units: &[Unit]) -> String {
 fn cut(text: &str) -> String {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let Some(&(limit, _)) = chars.get(MAX_CHARS) else { return text.to_string() };
-    if let Some((end, _)) = sentence_ends(text).take_while(|&(end, _)| end <= limit).last() {
+    if let Some(end) = sentence_ends(text).take_while(|&end| end <= limit).last() {
         return text[..end].to_string();
     }
     let boundary = (1..=MAX_CHARS)
@@ -193,29 +198,52 @@ fn cut(text: &str) -> String {
     format!("{}…", text[..chars[boundary].0].trim_end())
 }
 
-/// The sentence ends in `s`, in order: where each ends (in bytes) and whether it holds a CJK
-/// terminator. An end is a run of terminators and the closers after it; one holding `。！？`
-/// ends a sentence wherever it stands, one of `. ! ?` only before whitespace or the end. Each
-/// run is read once, so a line of 100k dots costs linear time, not quadratic.
-fn sentence_ends(s: &str) -> impl Iterator<Item = (usize, bool)> + '_ {
+/// The sentence ends in `s`, in order, as byte offsets just past each. An end is a run of
+/// terminators and the closers after it; one holding `。！？` ends a sentence wherever it
+/// stands, one of `. ! ?` only before whitespace or the end, and a lone `.` not after an
+/// abbreviation ([`abbreviation_before`]). Each run is read once, so a line of 100k dots costs
+/// linear time, not quadratic.
+fn sentence_ends(s: &str) -> impl Iterator<Item = usize> + '_ {
     let is_end = |c: char| CJK_ENDS.contains(&c) || ASCII_ENDS.contains(&c);
     let mut at = 0;
     std::iter::from_fn(move || loop {
         let start = at + s[at..].find(is_end)?;
         at =
             s[start..].find(|c| !is_end(c) && !CLOSERS.contains(&c)).map_or(s.len(), |n| start + n);
-        let cjk = s[start..at].contains(CJK_ENDS);
-        if cjk || s[at..].chars().next().is_none_or(char::is_whitespace) {
-            return Some((at, cjk));
+        if s[start..at].contains(CJK_ENDS) {
+            return Some(at);
+        }
+        let before_space = s[at..].chars().next().is_none_or(char::is_whitespace);
+        let lone_dot = s[start..].starts_with('.') && !s[start + 1..at].contains(ASCII_ENDS);
+        if before_space && !(lone_dot && abbreviation_before(&s[..start])) {
+            return Some(at);
         }
     })
 }
 
-/// `line` in pieces, each ending after a CJK sentence end (or at the line's end).
+/// Abbreviations a lone `.` follows without ending a sentence, lowercase, without the dot.
+const ABBREVIATIONS: &[&str] =
+    &["mr", "mrs", "ms", "dr", "prof", "vs", "cf", "approx", "fig", "eg", "ie", "incl", "esp"];
+
+/// Whether the word that `text` ends with is an abbreviation: one of [`ABBREVIATIONS`], or
+/// single letters between dots (`e.g`, `i.e`, `U.S`), but not a file name (`main.rs`) or a
+/// number (`version 2`).
+fn abbreviation_before(text: &str) -> bool {
+    let word = text.rsplit(char::is_whitespace).next().unwrap_or_default();
+    let word = word.trim_start_matches(|c: char| !c.is_alphanumeric());
+    if word.contains('.') {
+        return word.split('.').all(|part| {
+            let mut chars = part.chars();
+            chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
+        });
+    }
+    ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
+}
+
+/// `line` in pieces, each ending after a sentence end (or at the line's end).
 fn sentences(line: &str) -> impl Iterator<Item = &str> {
-    let ends = sentence_ends(line).filter(|&(_, cjk)| cjk).map(|(end, _)| end);
     let mut start = 0;
-    ends.chain([line.len()]).filter_map(move |end| {
+    sentence_ends(line).chain([line.len()]).filter_map(move |end| {
         let piece = &line[start..end];
         start = end;
         (!piece.is_empty()).then_some(piece)
@@ -323,7 +351,8 @@ mod tests {
                 "最后，我们需要进行测试验证和性能优化，确保系统稳定运行，\
                  并建立完善的监控和告警机制。",
             ),
-            // The seed cuts this one inside its third sentence; the rule keeps whole sentences.
+            // The seed cuts this one inside its third sentence; English sentences are units of
+            // their own, as Chinese ones are, so the summary is the sentence with the keyword.
             (
                 "In summary, this refactoring approach improves code maintainability by \
                  separating concerns into distinct modules. The new architecture supports better \
@@ -333,8 +362,7 @@ mod tests {
                  debugging, making the overall development process more efficient and less \
                  error-prone.",
                 "In summary, this refactoring approach improves code maintainability by \
-                 separating concerns into distinct modules. The new architecture supports better \
-                 testability and reduces coupling between components.",
+                 separating concerns into distinct modules.",
             ),
             (
                 "首先，我们需要对现有代码进行分析和评估。总结来看，代码质量总体良好，\
@@ -387,7 +415,7 @@ mod tests {
             (
                 "I looked at the failing test. The fixture was stale.\n\nOverall, the fix is \
                  small: regenerate the fixture. Tests pass now!\n\nLet me know.",
-                "Overall, the fix is small: regenerate the fixture. Tests pass now!",
+                "Overall, the fix is small: regenerate the fixture.",
             ),
             ("Hi.\nIN CONCLUSION, ship it on Friday.\nBye.", "IN CONCLUSION, ship it on Friday."),
             (
@@ -440,13 +468,46 @@ mod tests {
 
     #[test]
     fn over_250_chars_cuts_after_the_last_sentence_end_in_range() {
-        let sentence = "This sentence is exactly fifty characters long ok.";
-        let summary = summarize(&format!("{}\n\nThanks!", [sentence; 6].join(" ")));
-        assert_eq!(summary, [sentence; 4].join(" "));
-        assert_eq!(summary.chars().count(), 203);
+        // A short keyword unit takes the next one, however long; the cut then falls after the
+        // last sentence end in range.
+        let summary = summarize(&format!("In short: ok.\n{}", "word ".repeat(80)));
+        assert_eq!(summary, "In short: ok.");
         // Every `。` splits units, so a CJK end lies in range only between joined units; the
         // last one in range wins however early it is (the spec's rule).
         check(&[(&format!("结论：很好。总之{}", "很长，".repeat(100)), "结论：很好。")]);
+    }
+
+    #[test]
+    fn english_sentences_are_units() {
+        check(&[
+            // The concluding sentence alone, not the paragraph's first 250 chars.
+            (
+                "I traced the crash to the cache layer. It evicted entries while readers held \
+                 them. In short, eviction now waits for readers. I also added a regression test \
+                 that reproduces the race.",
+                "In short, eviction now waits for readers.",
+            ),
+            // No keyword: the last sentence, with the one before while short.
+            (
+                "The parser was too strict. It now accepts trailing commas. Done!",
+                "It now accepts trailing commas. Done!",
+            ),
+            (
+                "Does it work? Yes! It does, with version 3.5 of main.rs.",
+                "It does, with version 3.5 of main.rs.",
+            ),
+            // Abbreviations and file names end no sentence.
+            (
+                "To sum up, use a builder, e.g. the one in config.rs, i.e. not a literal.",
+                "To sum up, use a builder, e.g. the one in config.rs, i.e. not a literal.",
+            ),
+            (
+                "Compare it with Dr. Smith's fix vs. ours. Nothing else changed here.",
+                "Nothing else changed here.",
+            ),
+            ("To summarise, the API stays. The rest is internal.", "To summarise, the API stays."),
+            ("All in all, nothing to do. Ship it.", "All in all, nothing to do."),
+        ]);
     }
 
     #[test]

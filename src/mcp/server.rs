@@ -29,8 +29,9 @@ assistant. Call `record` whenever the user corrects your understanding or your b
 explains what a word means, or asks you to remember something, and when it took you several \
 searches to find what a term refers to; make the explanation dense (project, paths, \
 identifiers, the exact rule); `search` first to see whether something close is recorded. \
-`list`, `search`, `match`, `stats` and `thread_show` read; `remove` deletes (a search in two \
-steps: preview and code, then confirm once the user agrees).";
+`list`, `search`, `match`, `stats`, `check` and `thread_show` read; `remove` deletes (a search in two \
+steps: preview and code, then confirm once the user agrees). `suggest` finds proposed entries \
+in the user's past sessions and `inbox` accepts or rejects them: only as the user decides.";
 
 /// The server: the store every call works on.
 pub struct Server {

@@ -2,13 +2,15 @@
 //!
 //! Every tool is a thin front-end over the library function the CLI calls for the same
 //! command ([`actions::record`], [`actions::remove`], [`removal`]'s two steps,
-//! [`crate::ops::search`], [`crate::ops::stats`], [`crate::store::Glossary::load`], [`crate::hook::respond`],
-//! [`journal::day`]): the same locks, atomic writes, index rebuild and checks, and the same
+//! [`crate::ops::search`], [`crate::ops::stats`], [`crate::guard::check`], [`crate::store::Glossary::load`], [`crate::hook::respond`],
+//! [`journal::day`], [`crate::learning`]): the same locks, atomic writes, index rebuild and checks, and the same
 //! errors. What differs is only the shape of the answer (JSON, see [`super::hybrid`]) and how a
 //! refusal travels (an MCP tool error, see [`super::server`]).
 //!
 //! Arguments are checked before anything runs: a missing, ill-typed or unknown argument is a
 //! [`Error::BadInput`] naming the problem and the tool's arguments, never a panic.
+
+mod learning;
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -16,6 +18,7 @@ use serde_json::{json, Map, Value};
 
 use super::hybrid::Payload;
 use crate::error::{Error, Result};
+use crate::guard::secrets::Policy;
 use crate::hook::Indexes;
 use crate::index::HookIndex;
 use crate::journal;
@@ -53,7 +56,9 @@ pub const TOOLS: &[Tool] = &[
             refused unless force is true (then the explanation is replaced). A new entry much \
             like a recorded one is refused as a near-duplicate, naming the similar entries: \
             extend one of those instead (its term, the combined text, force: true), or pass \
-            force: true if it is really new. With project: true the term goes to the project's \
+            force: true if it is really new. Text that holds a credential (an API key, a token, a \
+            private key, a URL with a password) is refused whatever force says: name where the \
+            secret lives instead (an environment variable). With project: true the term goes to the project's \
             glossary (.tinylingo/glossary.json at the root of the git work tree of the folder \
             the server runs in), which the team shares through git; use it for the project's own \
             terms, not for the user's personal rules.",
@@ -161,6 +166,26 @@ pub const TOOLS: &[Tool] = &[
         read_only: true,
     },
     Tool {
+        name: "check",
+        description: "Find glossary entries that have gone false: explanations naming a path \
+            that no longer exists in the repository (a project entry against the project's git \
+            tree, the user's entries against the git tree the server runs in), with the likely \
+            new path when the file was renamed; with unused (90d, 12w, 36h), also the entries no \
+            prompt hit in that time. Changes nothing: the answer holds the command that fixes or \
+            removes each entry. Show them to the user rather than running them yourself.",
+        schema: || {
+            json!({
+                "type": "object",
+                "properties": {
+                    "unused": {"type": "string", "pattern": "^[0-9]+[dwh]?$", "description": "Also list entries not hit within this time: 90d, 12w or 36h."},
+                    "scope": {"type": "string", "enum": ["both", "project", "user"], "description": "Which glossaries to check (default both).", "default": "both"}
+                },
+                "additionalProperties": false
+            })
+        },
+        read_only: true,
+    },
+    Tool {
         name: "thread_show",
         description: "Read the thread journal (when the user turned it on): the day's \
             exchanges, each with its time, model, the user's prompt and a summary of the \
@@ -177,6 +202,8 @@ pub const TOOLS: &[Tool] = &[
         },
         read_only: true,
     },
+    learning::SUGGEST,
+    learning::INBOX,
 ];
 
 /// The tool named `name`.
@@ -200,7 +227,10 @@ pub fn call(store: &Store, name: &str, args: Map<String, Value>) -> Result<Paylo
         "stats" => stats(store, parse(tool, args)?),
         "match" => match_message(store, parse(tool, args)?),
         "remove" => remove(store, parse(tool, args)?),
+        "check" => check(store, parse(tool, args)?),
         "thread_show" => thread_show(store, parse(tool, args)?),
+        "suggest" => learning::suggest(store, parse(tool, args)?),
+        "inbox" => learning::inbox(store, parse(tool, args)?),
         _ => unreachable!("every tool in TOOLS has a case"),
     }
 }
@@ -262,7 +292,8 @@ fn record(store: &Store, a: RecordArgs) -> Result<Payload> {
     };
     let done = match &project {
         Some(p) => actions::record_in_project(store, p, &a.term, &a.explanation, a.force),
-        None => actions::record(store, &a.term, &a.explanation, a.force),
+        // The model cannot record past the credential check: only the user can, in their shell.
+        None => actions::record_with(store, &a.term, &a.explanation, a.force, Some(Policy::Model)),
     };
     // A hint followed as written must reach the same glossary.
     let also = if a.project { " (and project: true)" } else { "" };
@@ -415,6 +446,35 @@ fn stats(store: &Store, _: StatsArgs) -> Result<Payload> {
         crate::ops::stats::stats(&scopes(store), Filter::Both)?.to_json(),
         "per_term",
     ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckArgs {
+    unused: Option<String>,
+    #[serde(default)]
+    scope: CheckScope,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+enum CheckScope {
+    #[default]
+    Both,
+    Project,
+    User,
+}
+
+fn check(store: &Store, a: CheckArgs) -> Result<Payload> {
+    let unused = a.unused.as_deref().map(crate::guard::check::parse_age).transpose()?;
+    let filter = match a.scope {
+        CheckScope::Both => Filter::Both,
+        CheckScope::Project => Filter::Project,
+        CheckScope::User => Filter::User,
+    };
+    let now = std::time::SystemTime::now();
+    let report = crate::guard::check::check(&scopes(store), filter, unused, now)?;
+    Ok(Payload::listing(report.to_json(), "issues"))
 }
 
 #[derive(Deserialize)]

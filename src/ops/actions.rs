@@ -8,6 +8,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use crate::error::{Error, Result};
+use crate::guard::secrets::{self, Policy};
 use crate::index;
 use crate::ops::duplicates;
 use crate::platform::block::{self, BlockEntry, Form};
@@ -30,15 +31,32 @@ pub struct RecordOutcome {
     pub warnings: Vec<String>,
 }
 
+/// Adds or (with `force`) updates a term in the user's glossary, refusing a credential
+/// ([`secrets::screen`] with [`Policy::User`]); see [`record_with`].
+pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Result<RecordOutcome> {
+    record_with(store, term, explanation, force, Some(Policy::User))
+}
+
 /// Adds or (with `force`) updates a term.
 ///
-/// The input rules are [`checked_entry`]'s. A term not recorded yet goes through the
+/// The input rules are [`checked_entry`]'s. Then an entry that holds a credential is refused
+/// as `secrets` says ([`secrets::screen`]); `None` records it anyway (`--allow-secret`):
+/// `force` never skips that check. A term not recorded yet goes through the
 /// near-duplicate check ([`duplicates::check`]) unless `force`: an entry like a recorded one is
 /// refused with [`Error::Duplicate`], and nothing is written. A record that changed the
 /// glossary is noted in the record-times log ([`recorded`]).
-pub fn record(store: &Store, term: &str, explanation: &str, force: bool) -> Result<RecordOutcome> {
+pub fn record_with(
+    store: &Store,
+    term: &str,
+    explanation: &str,
+    force: bool,
+    secrets: Option<Policy>,
+) -> Result<RecordOutcome> {
     // Refuse bad input before the lock, which creates the folder: a refusal changes nothing.
     let (new_term, new_explanation) = checked_entry(term, explanation, force)?;
+    if let Some(policy) = secrets {
+        secrets::screen(term, explanation, policy)?;
+    }
     let _lock = store.lock()?;
     // A broken config.json is reported by `config`; here its defaults apply, as in the hook.
     let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
@@ -181,7 +199,8 @@ fn change_trust(store: &Store, folder: &Path, trusted: bool) -> Result<bool> {
 }
 
 /// `record --project`: records in the project's glossary (creating `.tinylingo/` and its
-/// `.gitignore` first), and trusts the project's folder: the user wrote its glossary.
+/// `.gitignore` first), and trusts the project's folder: the user wrote its glossary. A
+/// credential is refused with no override.
 pub fn record_in_project(
     user: &Store,
     project: &Project,
@@ -190,9 +209,11 @@ pub fn record_in_project(
     force: bool,
 ) -> Result<RecordOutcome> {
     checked_entry(term, explanation, force)?;
+    // Shared through git: a credential is refused whoever asks, with no override.
+    secrets::screen(term, explanation, Policy::Project)?;
     project.prepare()?;
-    let recorded =
-        record(&project.store, term, explanation, force).map_err(|e| project.explain(e))?;
+    let recorded = record_with(&project.store, term, explanation, force, None)
+        .map_err(|e| project.explain(e))?;
     adopt(user, project)?;
     Ok(recorded)
 }

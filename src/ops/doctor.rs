@@ -13,6 +13,8 @@
 //!   fine: install leaves it alone too), and what the assistant itself must trust;
 //! * the glossary parses and the index describes it ([`crate::index::open_mapped`]);
 //! * with `smart.enabled`, the model server answers within `smart.timeoutMs`;
+//! * no stored entry holds a credential, and none names a path gone from its repository
+//!   ([`crate::guard`]);
 //! * the thread journal's state.
 
 use std::fs;
@@ -78,6 +80,7 @@ pub fn run(scopes: &Scopes) -> Vec<Check> {
     if let Some(check) = project(scopes) {
         out.push(check);
     }
+    out.extend(guard(scopes));
     out.push(smart(&settings));
     out.push(journal(store));
     out
@@ -103,6 +106,44 @@ fn project(scopes: &Scopes) -> Option<Check> {
         ),
         None => Check::ok("project glossary", None, format!("{path}, trusted")),
     })
+}
+
+/// No credential stored in either glossary, and no entry naming a path that is gone.
+fn guard(scopes: &Scopes) -> [Check; 2] {
+    let health = crate::guard::health(scopes);
+    let credentials = match health.credentials {
+        Ok(found) if found.is_empty() => {
+            Check::ok("credentials", None, "no entry holds what looks like a credential")
+        }
+        Ok(found) => Check::fail(
+            "credentials",
+            None,
+            found.iter().map(crate::guard::credential_line).collect::<Vec<_>>().join("; "),
+            found.iter().map(crate::guard::credential_fix).collect::<Vec<_>>().join("; "),
+        ),
+        Err(e) => Check::fail("credentials", None, e.to_string(), "see the glossary check"),
+    };
+    let paths = match health.paths {
+        Ok(r) if r.issues.is_empty() && r.notes.is_empty() => Check::ok(
+            "paths",
+            None,
+            format!("no entry names a missing path ({} files checked)", r.files),
+        ),
+        Ok(r) if r.issues.is_empty() => Check::ok("paths", None, r.notes.join("; ")),
+        Ok(r) => {
+            let mut terms: Vec<&str> = r.issues.iter().map(|i| i.term.as_str()).collect();
+            terms.dedup();
+            let detail = format!("entries name paths that no longer exist: {}", terms.join(", "));
+            Check::fail(
+                "paths",
+                None,
+                detail,
+                "tinylingo check (shows the new paths and the fixes)",
+            )
+        }
+        Err(e) => Check::fail("paths", None, e.to_string(), "see the glossary check"),
+    };
+    [credentials, paths]
 }
 
 /// Whether every check holds.

@@ -51,6 +51,8 @@ pub struct Stats {
     /// its scope. The usage log counts by term: a term both glossaries hold has one count,
     /// shown with each.
     pub per_term: Vec<(String, TermUsage, Option<SystemTime>, Origin)>,
+    /// The entries that hold what looks like a credential, masked ([`crate::guard`]).
+    pub credentials: Vec<(Origin, crate::guard::secrets::Stored)>,
 }
 
 impl Stats {
@@ -87,6 +89,7 @@ impl Stats {
             "since": self.since.map(timestamp),
             "never_hit": self.never_hit(),
             "per_term": self.term_records().objects().collect::<Vec<_>>(),
+            "credentials": self.credentials.iter().map(crate::guard::credential_json).collect::<Vec<_>>(),
         })
     }
 }
@@ -147,6 +150,7 @@ pub fn stats(scopes: &Scopes, filter: Filter) -> Result<Stats> {
             prompts_hit: usage.prompts,
             since: (usage.since > 0).then(|| at(usage.since)),
             per_term,
+            credentials: crate::guard::credentials(glossaries),
         })
     })?
 }

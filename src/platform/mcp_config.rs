@@ -84,6 +84,9 @@ pub enum JsonEntry {
     CommandArgs { typed: bool },
     /// OpenCode: `{"type": "local", "command": [binary, "mcp"], "enabled": true}`.
     OpenCode,
+    /// GitHub Copilot CLI: `{"type": "local", "command": …, "args": ["mcp"], "tools": ["*"]}`
+    /// (what `copilot mcp add` writes; `tools` lists the tools Copilot may offer).
+    Copilot,
 }
 
 impl McpSpec {
@@ -111,6 +114,9 @@ impl McpSpec {
         let mut entry = match self.format {
             McpFormat::Json { entry: JsonEntry::OpenCode, .. } => {
                 json!({"type": "local", "command": [binary, ARGUMENT], "enabled": true})
+            }
+            McpFormat::Json { entry: JsonEntry::Copilot, .. } => {
+                json!({"type": "local", "command": binary, "args": [ARGUMENT], "tools": ["*"]})
             }
             McpFormat::Json { entry: JsonEntry::CommandArgs { typed: true }, .. } => {
                 json!({"type": "stdio", "command": binary, "args": [ARGUMENT]})

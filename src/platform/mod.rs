@@ -11,6 +11,7 @@ pub mod block;
 mod claude;
 mod codex;
 pub mod codex_trust;
+mod copilot;
 mod cursor;
 mod gemini;
 pub mod install;
@@ -19,6 +20,7 @@ mod kilo;
 pub mod mcp_config;
 mod opencode;
 mod pi;
+mod qwen;
 pub mod settings_file;
 
 use std::path::{Path, PathBuf};
@@ -33,6 +35,8 @@ pub enum Platform {
     OpenCode,
     Codex,
     Gemini,
+    Copilot,
+    Qwen,
     Pi,
     Kilo,
 }
@@ -45,6 +49,10 @@ pub enum OutputShape {
     /// the context in its own `<hook_context>` and escapes every `<` and `>` in it, so the model
     /// would read `&lt;system-reminder&gt;`).
     HookSpecific { event_name: &'static str, tags: bool },
+    /// `{"additionalContext":…}` at the top level; nothing on no hit. GitHub Copilot CLI reads
+    /// only this (Claude Code's `hookSpecificOutput` is ignored) and wraps the text in a
+    /// `<system_reminder>` of its own, so the block goes without its tags.
+    TopLevel,
     /// Cursor: always a JSON object, `{"continue":true}` plus `additional_context` on a hit.
     Cursor,
     /// The block as plain text (the OpenCode plugin turns it into a message part).
@@ -164,12 +172,15 @@ pub enum Rules {
 }
 
 impl Platform {
-    pub const ALL: [Platform; 7] = [
+    /// Every assistant, in the order install and doctor report them.
+    pub const ALL: [Platform; 9] = [
         Platform::Claude,
         Platform::Cursor,
         Platform::OpenCode,
         Platform::Codex,
         Platform::Gemini,
+        Platform::Copilot,
+        Platform::Qwen,
         Platform::Pi,
         Platform::Kilo,
     ];
@@ -181,6 +192,8 @@ impl Platform {
             Platform::OpenCode => &opencode::SPEC,
             Platform::Codex => &codex::SPEC,
             Platform::Gemini => &gemini::SPEC,
+            Platform::Copilot => &copilot::SPEC,
+            Platform::Qwen => &qwen::SPEC,
             Platform::Pi => &pi::SPEC,
             Platform::Kilo => &kilo::SPEC,
         }
@@ -310,6 +323,10 @@ impl Spec {
                 )
             }
             (OutputShape::HookSpecific { .. }, None) => None,
+            (OutputShape::TopLevel, Some(ctx)) => {
+                Some(serde_json::json!({ "additionalContext": block::untagged(ctx) }).to_string())
+            }
+            (OutputShape::TopLevel, None) => None,
             (OutputShape::Cursor, Some(ctx)) => {
                 Some(serde_json::json!({ "continue": true, "additional_context": ctx }).to_string())
             }

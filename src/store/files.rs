@@ -22,20 +22,25 @@ pub use crate::error::{is_not_regular, NotRegular};
 /// An exclusive advisory lock on the store, released on drop or when the process exits.
 #[derive(Debug)]
 pub struct StoreLock {
-    _file: File,
+    file: File,
 }
 
 impl StoreLock {
+    /// The lock file, open for reading and writing (the journal keeps a record in its own).
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
     pub fn acquire(path: &Path) -> Result<StoreLock> {
         let file = open_lock_file(path).map_err(|e| Error::io(path, "open lock file", e))?;
         file.lock().map_err(|e| Error::io(path, "lock", e))?;
-        Ok(StoreLock { _file: file })
+        Ok(StoreLock { file })
     }
 
     pub fn try_acquire(path: &Path) -> Option<StoreLock> {
         let file = open_lock_file(path).ok()?;
         file.try_lock().ok()?;
-        Some(StoreLock { _file: file })
+        Some(StoreLock { file })
     }
 }
 

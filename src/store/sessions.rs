@@ -227,6 +227,12 @@ fn prune_dir(dir: &Path, now: SystemTime) -> usize {
     removed
 }
 
+/// Prunes the sessions folder unless that was done within the hour (one `stat` then): for the
+/// files kept beside the session states (the journal's pending prompts).
+pub fn prune_sometimes(store: &Store) {
+    maybe_prune(&sessions_dir(store), SystemTime::now());
+}
+
 /// Prunes `dir` unless the marker says it was done within the hour. A marker dated in the
 /// future (clock changes) counts as stale, or pruning could stop for good.
 fn maybe_prune(dir: &Path, now: SystemTime) {

@@ -46,6 +46,7 @@ FOREIGN_ENV = [
     "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
     "OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY",
     "GOOGLE_GEMINI_BASE_URL", "GOOGLE_CLOUD_PROJECT",
+    "COPILOT_HOME", "COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "QWEN_HOME",
 ]
 
 
@@ -60,6 +61,16 @@ def binary():
 def client_bin(name):
     """A client's executable from the pinned install (the runner sets E2E_CLIENTS)."""
     return str(Path(os.environ["E2E_CLIENTS"]) / "node_modules" / ".bin" / name)
+
+
+def message_text(message):
+    """The text of one chat-completions message: string content or its text parts."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
 
 
 def report(client, check, status, detail=""):
@@ -386,14 +397,16 @@ def model_problem(named, asked, source, unknown_ok=False):
 
 def hook_commands(settings_path, event):
     """The commands of tinylingo's entries under hooks.<event> of a Claude/Codex/Gemini-style
-    settings file (plain JSON): [] when none; None when the file is missing or not JSON."""
+    settings file or a Copilot hook file (plain JSON): [] when none; None when the file is missing or not JSON."""
     try:
         data = json.loads(settings_path.read_text())
     except (OSError, ValueError):
         return None
     groups = ((data.get("hooks") or {}).get(event) or []) if isinstance(data, dict) else []
-    return [h.get("command", "") for g in groups if isinstance(g, dict)
-            for h in g.get("hooks") or [] if isinstance(h, dict) and OURS in h.get("command", "")]
+    # Grouped (`{"hooks": [handler]}`) or flat (Copilot's: the handler itself).
+    handlers = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or [g]]
+    return [h.get("command", "") for h in handlers
+            if isinstance(h, dict) and OURS in h.get("command", "")]
 
 
 class Exchange(NamedTuple):
@@ -427,6 +440,8 @@ def check_journal(client, home, exchange, *, model_source, found_in, unknown_ok=
 def journal_case(client, home, exchange, model_source, found_in, unknown_ok, settings, event,
                  prompt_event, plugin):
     home.tinylingo("install", client)
+    # The journal follows `language`; these checks read the seed's Chinese headings.
+    home.tinylingo("config", "language", "zh")
     on = home.tinylingo("thread", "on", check=False)
     if on.returncode != 0:
         return "fail", (f"tinylingo thread on: exit {on.returncode}: "

@@ -64,7 +64,8 @@ sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 from common import (EXPLANATION, HIT_PROMPT, MCP_ARGS, MCP_EXPLANATION,  # noqa: E402
-                    MCP_TERM, MISS_PROMPT, RECORD_COMMAND, RECORDED_TERM, TERM, FakeModel, Home)
+                    MCP_TERM, MISS_PROMPT, RECORD_COMMAND, RECORDED_TERM, TERM, FakeModel, Home,
+                    message_text)
 
 CLIENT = "opencode"
 START, END = "<!-- TINYLINGO-START -->", "<!-- TINYLINGO-END -->"
@@ -83,16 +84,6 @@ reported = set()
 def report(check, status, detail=""):
     reported.add(check)
     common.report(CLIENT, check, status, detail)
-
-
-def message_text(message):
-    """The text of one chat-completions message: string content or its text parts."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return ""
 
 
 def request_text(body):

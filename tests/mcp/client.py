@@ -20,7 +20,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 BIN = os.environ["TINYLINGO_BIN"]
-TOOLS = ["record", "list", "search", "match", "remove", "stats", "thread_show"]
+TOOLS = ["record", "list", "search", "match", "remove", "stats", "check", "thread_show",
+         "suggest", "inbox"]
 
 
 def env_for(home):

@@ -31,6 +31,8 @@ const FOREIGN_ENV: &[&str] = &[
     "CODEX_HOME",
     "CLAUDE_CONFIG_DIR",
     "GEMINI_CLI_HOME",
+    "COPILOT_HOME",
+    "QWEN_HOME",
     "PI_CODING_AGENT_DIR",
 ];
 

@@ -43,6 +43,10 @@ pub(super) fn plan_install(
     match spec.registration {
         Registration::Command { file, event, entry, comments } => {
             let path = dir.join(file);
+            // A hook file in a folder of the assistant's (Copilot's `hooks/`).
+            if let Some(folder) = path.parent().filter(|f| *f != dir && !f.is_dir()) {
+                section.steps.push(step(Verb::Create, "folder", folder, Action::MakeDir));
+            }
             let bytes = read_if_exists(&path)?;
             let settings =
                 settings_file::parse(&path, bytes.as_deref().unwrap_or_default(), comments)?;
@@ -516,6 +520,13 @@ pub(crate) fn plugin_source(spec: &Spec, link: &Path, journal_on: bool) -> Strin
 pub(crate) fn is_our_plugin(spec: &Spec, bytes: &[u8]) -> bool {
     let signature = format!("// tinylingo {} ", spec.display);
     bytes.starts_with(signature.as_bytes())
+}
+
+/// Whether `bytes` is our plugin, written while the journal was on (its `JOURNAL` line).
+pub(crate) fn plugin_journal_on(spec: &Spec, bytes: &[u8]) -> bool {
+    // The template's `JOURNAL` line with PLUGIN_JOURNAL replaced as `plugin_source` does.
+    const ON_LINE: &str = "const JOURNAL = \"on\" === ";
+    is_our_plugin(spec, bytes) && String::from_utf8_lossy(bytes).contains(ON_LINE)
 }
 
 pub(super) fn not_our_plugin(path: &Path) -> Error {

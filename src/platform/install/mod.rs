@@ -34,7 +34,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use self::assistant::{is_link, plan_install, plan_uninstall, plan_uninstall_mcp};
-pub(crate) use self::assistant::{is_our_plugin, plugin_source, utf8_text};
+pub(crate) use self::assistant::{is_our_plugin, plugin_journal_on, plugin_source, utf8_text};
 pub(crate) use self::report::tilde;
 use self::report::{step, Action};
 pub use self::report::{Report, Section, Step, Verb};
@@ -291,6 +291,31 @@ fn running_binary(scripts: &Path) -> Result<PathBuf> {
 pub fn installed_assistants() -> Vec<Platform> {
     let Some(home) = home_dir() else { return Vec::new() };
     Platform::ALL.into_iter().filter(|p| registered(p.spec(), &home)).collect()
+}
+
+/// The assistants whose after-response hook (the journal's) is registered: a command under
+/// their after-response event, or OpenCode's plugin written with the journal on.
+pub fn journal_hooked_assistants() -> Vec<Platform> {
+    let Some(home) = home_dir() else { return Vec::new() };
+    let hooked = |spec: &Spec| {
+        let dir = spec.config_folder(&home);
+        match (spec.registration, spec.after_event) {
+            (Registration::Command { file, entry, comments, .. }, Some(after)) => {
+                let path = dir.join(file);
+                read_if_exists(&path).ok().flatten().is_some_and(|bytes| {
+                    settings_file::parse(&path, &bytes, comments)
+                        .is_ok_and(|s| s.ours_under(after, entry.grouped).is_some())
+                })
+            }
+            (Registration::Plugin { dir: sub, file, other_dirs, .. }, _) => {
+                std::iter::once(&sub).chain(other_dirs).any(|d| {
+                    fs::read(dir.join(d).join(file)).is_ok_and(|b| plugin_journal_on(spec, &b))
+                })
+            }
+            _ => false,
+        }
+    };
+    Platform::ALL.into_iter().filter(|p| hooked(p.spec())).collect()
 }
 
 /// Whether an assistant still has a registration of ours (an unreadable file counts as yes:

@@ -22,6 +22,11 @@ pub enum Verb {
 }
 
 impl Verb {
+    /// What happened to the thing the step names, once done ("added", "removed" …).
+    pub fn done(self) -> &'static str {
+        self.state(false)
+    }
+
     /// What happened to the thing the step names, or would happen in a dry run.
     fn state(self, dry_run: bool) -> &'static str {
         match (self, dry_run) {

@@ -1,0 +1,175 @@
+//! `tinylingo suggest` and `tinylingo inbox …`: the learning commands' command line (see
+//! [`crate::learning`]).
+
+use std::time::SystemTime;
+
+use clap::Subcommand;
+
+use crate::error::{Error, Result};
+use crate::learning::inbox::records;
+use crate::learning::{self, decide, Assistant, Proposal};
+use crate::output::Format;
+use crate::project;
+use crate::store::glossary::Recorded;
+use crate::store::Store;
+
+#[derive(Subcommand, Debug)]
+pub enum InboxAction {
+    /// Record pending proposals (through `record`: the same checks and exit codes).
+    #[command(after_help = "Examples:\n  tinylingo inbox accept k3f9qa\n  \
+tinylingo inbox accept k3f9qa --explanation \"支付网关服务，代码在 services/payments/\"\n  \
+tinylingo inbox accept k3f9qa --project\n  tinylingo inbox accept --all --min-confidence 0.9")]
+    Accept {
+        /// The proposals' ids (as `tinylingo inbox` shows them).
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        ids: Vec<String>,
+        /// Record in the project glossary (.tinylingo/glossary.json) instead of yours.
+        #[arg(long)]
+        project: bool,
+        /// Record this explanation instead of the proposed one (one id only).
+        #[arg(long, value_name = "TEXT")]
+        explanation: Option<String>,
+        /// Accept every pending proposal at least as confident as --min-confidence.
+        #[arg(long, requires = "min_confidence", conflicts_with = "explanation")]
+        all: bool,
+        /// With --all: the lowest confidence accepted (0 to 1).
+        #[arg(long, value_name = "X", requires = "all")]
+        min_confidence: Option<f64>,
+    },
+    /// Reject pending proposals: the same term is never proposed again.
+    #[command(after_help = "Example:\n  tinylingo inbox reject k3f9qa m2x8pd")]
+    Reject {
+        /// The proposals' ids.
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+}
+
+/// `suggest`: scan, fill the inbox, print what is pending.
+pub fn suggest(
+    store: &Store,
+    since: Option<&str>,
+    assistants: &[String],
+    format: Format,
+    verbose: bool,
+) -> Result<u8> {
+    let mut chosen = Vec::new();
+    for name in assistants {
+        chosen.push(Assistant::from_name(name).ok_or_else(|| {
+            let names: Vec<_> = Assistant::ALL.iter().map(|a| a.name()).collect();
+            Error::bad_input(
+                format!("unknown assistant \"{name}\""),
+                Some(format!("known: {}", names.join(", "))),
+            )
+        })?);
+    }
+    let since = since.map(|s| decide::parse_since(s, SystemTime::now())).transpose()?;
+    let home = crate::store::home_dir()
+        .ok_or_else(|| Error::bad_input("cannot find the home folder: HOME is not set", None))?;
+    let options = learning::Options { since, assistants: chosen };
+    let (inbox, report) = learning::suggest(store, &home, &options)?;
+    if verbose {
+        for why in &report.skipped {
+            eprintln!("skipped: {why}");
+        }
+    }
+    let pending = inbox.pending();
+    eprintln!(
+        "Read {} file(s) ({} KB), {} unchanged; {} new proposal(s), {} pending.",
+        report.read,
+        report.bytes.div_ceil(1024),
+        report.unchanged,
+        report.added,
+        pending.len()
+    );
+    print_proposals(&pending, format);
+    Ok(0)
+}
+
+/// `inbox` and its actions.
+pub fn inbox(store: &Store, action: Option<InboxAction>, format: Format) -> Result<u8> {
+    match action {
+        None => {
+            let inbox = learning::Inbox::load(store)?;
+            let pending = inbox.pending();
+            if pending.is_empty() && format == Format::Text {
+                eprintln!("The inbox is empty (tinylingo suggest looks for new proposals).");
+            }
+            print_proposals(&pending, format);
+            Ok(0)
+        }
+        Some(InboxAction::Reject { ids }) => {
+            for p in decide::reject(store, &ids)? {
+                eprintln!("Rejected: {} {}", p.id, p.term);
+            }
+            Ok(0)
+        }
+        Some(InboxAction::Accept { ids, project, explanation, all, min_confidence }) => {
+            if explanation.is_some() && ids.len() != 1 {
+                return Err(Error::bad_input(
+                    "--explanation goes with one proposal",
+                    Some("accept the others in a separate command".into()),
+                ));
+            }
+            if let Some(min) = min_confidence.filter(|m| !(0.0..=1.0).contains(m)) {
+                return Err(Error::bad_input(
+                    format!("--min-confidence {min} is not between 0 and 1"),
+                    None,
+                ));
+            }
+            let ids =
+                if all { decide::confident(store, min_confidence.unwrap_or(1.0))? } else { ids };
+            let project = if project {
+                Some(project::for_writing(
+                    &std::env::current_dir()
+                        .map_err(|e| Error::io(".", "find the current folder", e))?,
+                    store,
+                ))
+            } else {
+                None
+            };
+            let mut code = 0u8;
+            for id in &ids {
+                match decide::accept(store, project.as_ref(), id, explanation.as_deref()) {
+                    Ok((p, outcome)) => match outcome.recorded {
+                        Recorded::Unchanged => eprintln!("Already recorded: {}", p.term),
+                        _ => eprintln!("Recorded: {} → {}", outcome.term, outcome.explanation),
+                    },
+                    // With --all one refusal does not stop the others; by id, it stops.
+                    Err(e) if all => {
+                        eprintln!("tinylingo: {id}: {e}");
+                        code = code.max(e.exit_code() as u8);
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            if all && ids.is_empty() {
+                eprintln!("No pending proposal is that confident.");
+            }
+            Ok(code)
+        }
+    }
+}
+
+fn print_proposals(pending: &[&Proposal], format: Format) {
+    if let Some(out) = records(pending).render(format) {
+        print!("{out}");
+        return;
+    }
+    for p in pending {
+        println!("{}  {} → {}", p.id, p.term, p.explanation);
+        println!(
+            "        {} · {} · seen in {} session(s) · confidence {:.2} · {}",
+            p.kind.name(),
+            p.assistant,
+            p.seen,
+            p.confidence,
+            p.scope_hint
+        );
+    }
+    if !pending.is_empty() {
+        eprintln!(
+            "Accept with `tinylingo inbox accept ID`, reject with `tinylingo inbox reject ID`."
+        );
+    }
+}

@@ -1,0 +1,190 @@
+//! What of a message is the user's own words: fenced code, injected blocks (ours, the
+//! assistants' reminders and environment context), quoted text and pasted logs are taken out
+//! before any rule looks at it, and what is left is cut into sentences.
+
+/// Tags whose whole content was put there by a program, not typed by the user: our own
+/// injection (`<system-reminder>` holding `[TinyLingo]`, Gemini's `<hook_context>`), Claude
+/// Code's reminders and slash-command records, Codex's environment and instructions.
+const INJECTED_TAGS: &[&str] = &[
+    "system-reminder",
+    "hook_context",
+    "environment_context",
+    "user_instructions",
+    "user_shell_command",
+    "turn_aborted",
+    "command-name",
+    "command-message",
+    "command-args",
+    "local-command-stdout",
+    "local-command-stderr",
+    "local-command-caveat",
+    "bash-input",
+    "bash-stdout",
+    "bash-stderr",
+    "task-notification",
+];
+
+/// The user's own prose in `text`: without fenced code blocks, injected tagged blocks, our
+/// `[TinyLingo]` block, quoted lines (`>`), indented lines (code) and lines that look like
+/// pasted log or tool output.
+pub fn prose(text: &str) -> String {
+    let text = strip_tagged(text);
+    let mut out = String::new();
+    let mut fence: Option<&str> = None;
+    let mut in_block = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if let Some(marker) = fence {
+            if trimmed.starts_with(marker) {
+                fence = None;
+            }
+            continue;
+        }
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fence = Some(&trimmed[..3]);
+            continue;
+        }
+        // Our block: the label line and its `- term: explanation` lines.
+        if trimmed.starts_with("[TinyLingo]") {
+            in_block = true;
+            continue;
+        }
+        if in_block && trimmed.starts_with("- ") {
+            continue;
+        }
+        in_block = false;
+        if line.starts_with("    ") || line.starts_with('\t') || trimmed.starts_with('>') {
+            continue;
+        }
+        if trimmed.is_empty() || looks_like_output(trimmed) {
+            continue;
+        }
+        out.push_str(line.trim());
+        out.push('\n');
+    }
+    out
+}
+
+/// `text` without `<tag>…</tag>` spans of the injected tags (an unclosed one runs to the end).
+fn strip_tagged(text: &str) -> String {
+    let mut out = text.to_string();
+    for tag in INJECTED_TAGS {
+        let open = format!("<{tag}");
+        let close = format!("</{tag}>");
+        while let Some(start) = out.find(&open) {
+            // `<system-reminder>` and `<system-reminder attr>`, not `<system-reminders>`.
+            let after = out[start + open.len()..].chars().next();
+            if !matches!(after, Some('>') | Some(' ')) {
+                break;
+            }
+            let end = match out[start..].find(&close) {
+                Some(i) => start + i + close.len(),
+                None => out.len(),
+            };
+            out.replace_range(start..end, "\n");
+        }
+    }
+    out
+}
+
+/// A line of pasted output rather than prose: a log line (timestamp or level first), a stack
+/// frame, a shell prompt, a compiler diagnostic, a table row.
+fn looks_like_output(line: &str) -> bool {
+    let b = line.as_bytes();
+    let starts_with_date = b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit);
+    let starts_with_time = b.len() >= 8 && b[2] == b':' && b[..2].iter().all(u8::is_ascii_digit);
+    const PREFIXES: &[&str] = &[
+        "at ",
+        "$ ",
+        "# ",
+        "Traceback",
+        "File \"",
+        "error[",
+        "error:",
+        "warning:",
+        "ERROR",
+        "WARN",
+        "INFO",
+        "DEBUG",
+        "TRACE",
+        "FATAL",
+        "panicked at",
+        "thread '",
+        "npm ERR",
+        "|",
+        "+ ",
+        "diff --git",
+        "@@",
+        "--- ",
+        "+++ ",
+        "{\"",
+        "[{",
+        "<",
+    ];
+    starts_with_date || starts_with_time || PREFIXES.iter().any(|p| line.starts_with(p))
+}
+
+/// The sentences of `prose`, each with the mark that ended it (`?`, `!`, `.`, or none). Lines,
+/// Chinese full stops and semicolons end a sentence; a comma does not.
+pub fn sentences(prose: &str) -> Vec<(String, Option<char>)> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut chars = prose.chars().peekable();
+    while let Some(c) = chars.next() {
+        let end = match c {
+            '\n' => Some(None),
+            '。' | '；' | ';' => Some(Some('.')),
+            '！' | '!' => Some(Some('!')),
+            '？' | '?' => Some(Some('?')),
+            // A full stop ends a sentence before a space or the end, not inside `v1.2` or a path.
+            '.' if chars.peek().is_none_or(|n| n.is_whitespace()) => Some(Some('.')),
+            _ => None,
+        };
+        match end {
+            Some(mark) => {
+                let s = current.trim();
+                if !s.is_empty() {
+                    out.push((s.to_string(), mark));
+                }
+                current.clear();
+            }
+            None => current.push(c),
+        }
+    }
+    let s = current.trim();
+    if !s.is_empty() {
+        out.push((s.to_string(), None));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_injections_quotes_and_logs_are_not_prose() {
+        let text = "我们把 A 叫做 B\n```\nwe call x y\n```\n<system-reminder>\n[TinyLingo]\n- 智能抠图: X\n</system-reminder>\n> we call q r\n2026-01-01 12:00:00 INFO we call s t\n    we call u v\nok";
+        assert_eq!(prose(text), "我们把 A 叫做 B\nok\n");
+    }
+
+    #[test]
+    fn hook_context_and_our_bare_block_are_dropped() {
+        assert_eq!(prose("hi <hook_context>we call a b</hook_context> there"), "hi\nthere\n");
+        assert_eq!(prose("[TinyLingo]\n- a: b\nreal words"), "real words\n");
+    }
+
+    #[test]
+    fn sentences_end_at_marks_but_not_inside_versions() {
+        let s = sentences("we use v1.2 here. 以后不要 push。what?");
+        let texts: Vec<_> = s.iter().map(|(t, m)| (t.as_str(), *m)).collect();
+        assert_eq!(
+            texts,
+            [("we use v1.2 here", Some('.')), ("以后不要 push", Some('.')), ("what", Some('?'))]
+        );
+    }
+}

@@ -1,0 +1,507 @@
+//! The rules: patterns, Chinese and English, for the places where a user defines a term,
+//! corrects the assistant's understanding, sets a standing rule of behaviour, answers the
+//! assistant's question about a word, or asks it to remember something.
+//!
+//! Rules, not a model: zero tokens, the same answer every time, and a miss is a missing
+//! pattern one can add. Each rule reads one sentence of the user's prose (see [`super::clean`])
+//! and yields at most one candidate; a [`Conversation`] carries what one turn needs from the
+//! one before (the assistant's question) and after (its confirmation).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::Kind;
+
+/// What a rule found in a sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub term: String,
+    pub explanation: String,
+    pub kind: Kind,
+    pub confidence: f64,
+}
+
+/// How one session is read: the user's turns and the assistant's, in order.
+#[derive(Debug, Default)]
+pub struct Conversation {
+    /// The term the assistant's last message asked the meaning of.
+    asked: Option<String>,
+    /// How many of `found` the last user turn added (the assistant may confirm them).
+    last_turn: usize,
+    pub found: Vec<(Candidate, u64)>,
+}
+
+impl Conversation {
+    /// A user turn at `line`: its prose (already cleaned).
+    pub fn user(&mut self, prose: &str, line: u64) {
+        let before = self.found.len();
+        let asked = self.asked.take();
+        for (sentence, mark) in super::clean::sentences(prose) {
+            // A sentence holding a credential proposes nothing, whatever part of it a rule took.
+            if super::looks_like_secret(&sentence) {
+                continue;
+            }
+            if let Some(c) = candidate(&sentence, mark) {
+                self.found.push((c, line));
+            }
+        }
+        if self.found.len() == before {
+            if let Some(term) = asked {
+                if let Some(c) = answer(&term, prose) {
+                    self.found.push((c, line));
+                }
+            }
+        }
+        self.last_turn = self.found.len() - before;
+    }
+
+    /// An assistant turn: a question about a word sets up the next user turn as its answer; a
+    /// confirmation naming the term just proposed raises its confidence.
+    pub fn assistant(&mut self, text: &str) {
+        self.asked = asked_term(text);
+        let start = self.found.len() - self.last_turn;
+        for (c, _) in &mut self.found[start..] {
+            if confirms(text, &c.term) {
+                c.confidence = (c.confidence + CONFIRMED_BONUS).min(MAX_CONFIDENCE);
+            }
+        }
+        self.last_turn = 0;
+    }
+}
+
+const CONFIRMED_BONUS: f64 = 0.1;
+const MAX_CONFIDENCE: f64 = 0.99;
+
+/// The candidate of one sentence, if a rule holds and no exclusion does.
+pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
+    if mark == Some('?') || is_question(sentence) || is_hypothetical(sentence) {
+        return None;
+    }
+    if let Some(inner) = remembered(sentence) {
+        let mut c = candidate(&inner, mark).or_else(|| loose_definition(&inner))?;
+        c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
+        return Some(c);
+    }
+    definition(sentence).or_else(|| correction(sentence)).or_else(|| behaviour(sentence))
+}
+
+// ---- definitions -------------------------------------------------------------------------
+
+/// A term: no sentence punctuation; CJK or up to four words.
+const T: &str = r#"["“'`「『《]?([^\s，,。；;：:！!？?（）()"”'`」』》]{1,40}?)["”'`」』》]?"#;
+/// An English term: one to three words, or a quoted phrase.
+const ET: &str = r#"(?:["“'`]([^"”'`]{1,40})["”'`]|([A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}))"#;
+
+static ZH_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?:把|管)\s*(.{{1,60}}?)\s*(?:叫做|叫作|称为|称作|称之为|简称为|简称|叫)\s*{T}(?:[，,]\s*(.*))?$"
+    ))
+});
+static ZH_MEANS: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们的|咱们的?|我们|我说的|我们说的|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*[，,]?\s*(?:指的是|是指|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
+    ))
+});
+static ZH_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(r"^{T}\s*是\s*(.{{2,60}}?)\s*的(?:简称|缩写|叫法|代号|别名|代称)"))
+});
+static EN_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:the\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|([\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*))?$"#,
+    )
+});
+static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)\b(?:by|when (?:i|we) say)\s+{ET},?\s+(?:i|we)\s+(?:mean|meant|refer to)\s+(.{{2,}})$"
+    ))
+});
+static EN_MEANS: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)^(?:in this (?:project|repo|codebase|team),?\s+|here,?\s+|around here,?\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is our (?:name|term|codename|word) for|is what we call)\s+(.{{2,}})$"
+    ))
+});
+static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(.{2,60}?)\s+is\s+(?:called|named|known as)\s+(?:["“'`]([^"”'`]{1,40})["”'`]|([\w./+-]+))(?:\s*[,;]\s*|\s+and\s+)?(.*)$"#,
+    )
+});
+static EN_HERE_IS: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)^(?:in this (?:project|repo|codebase|team)|here|around here),?\s+{ET}\s+is\s+(.{{2,}})$"
+    ))
+});
+
+fn definition(s: &str) -> Option<Candidate> {
+    if let Some(c) = ZH_CALL.captures(s) {
+        let what = c.get(1)?.as_str();
+        let term = c.get(2)?.as_str();
+        let rest = c.get(3).map(|m| m.as_str());
+        return make(term, &join(what, rest), Kind::Definition, 0.85);
+    }
+    if let Some(c) = ZH_ALIAS.captures(s) {
+        return make(&c[1], &c[2], Kind::Definition, 0.85);
+    }
+    if let Some(c) = ZH_MEANS.captures(s) {
+        let (term, what) = (&c[1], &c[2]);
+        let marked = s.starts_with(['我', '所', '这', '项', '咱']) || quoted(s);
+        // A bare "X 就是 Y" is common prose ("问题就是内存泄漏"): only a term that looks like a
+        // name, or a definition naming an identifier, counts.
+        let plain = s.contains("就是") || s.contains("即");
+        if plain && !marked && !has_identifier(term) && !has_identifier(what) {
+            return None;
+        }
+        return make(term, what, Kind::Definition, if marked { 0.85 } else { 0.75 });
+    }
+    if let Some(c) = EN_CALL.captures(s) {
+        let what = c.get(1)?.as_str();
+        let term = c.get(2).or(c.get(3))?.as_str();
+        let rest = c.get(4).or(c.get(5)).map(|m| m.as_str());
+        return make(term, &join(what, rest), Kind::Definition, 0.85);
+    }
+    if let Some(c) = EN_CALLED.captures(s) {
+        let term = c.get(2).or(c.get(3))?.as_str();
+        return make(term, &join(&c[1], c.get(4).map(|m| m.as_str())), Kind::Definition, 0.85);
+    }
+    if let Some(c) = EN_MEAN.captures(s) {
+        let term = c.get(1).or(c.get(2))?.as_str();
+        let kind = if starts_negated(s) { Kind::Correction } else { Kind::Definition };
+        return make(term, &c[3], kind, 0.85);
+    }
+    for (pattern, confidence) in [(&*EN_MEANS, 0.8), (&*EN_HERE_IS, 0.75)] {
+        if let Some(c) = pattern.captures(s) {
+            let term = c.get(1).or(c.get(2))?.as_str();
+            return make(term, &c[3], Kind::Definition, confidence);
+        }
+    }
+    None
+}
+
+/// Inside "remember …": any "X is Y" / "X: Y" counts, the user having said it is worth keeping.
+fn loose_definition(s: &str) -> Option<Candidate> {
+    static LOOSE: LazyLock<Regex> =
+        LazyLock::new(|| re(&format!(r"(?i)^{T}\s*(?:是|=|:|：|\s+is\s+|\s+are\s+)\s*(.{{2,}})$")));
+    let c = LOOSE.captures(s)?;
+    make(&c[1], &c[2], Kind::Definition, 0.8)
+}
+
+// ---- corrections -------------------------------------------------------------------------
+
+static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^(?:不是|不对|错了|搞错了)?[，,]?\s*(?:我说的|我指的|我们说的)?\s*{T}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?是(?:指)?\s*(.{{2,}})$"
+    ))
+});
+static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^(?:不是|不对|错了|搞错了)[^，,]*[，,]?\s*(?:我|我们)(?:说的|指的|讲的)\s*{T}\s*(?:是|是指|指的是|就是|指)\s*(.{{2,}})$"
+    ))
+});
+static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)^(?:no|nope|wrong|not quite)?[,.!]?\s*{ET}\s+(?:isn't|is not|doesn't mean|does not mean)\s+(.{{1,40}}?)[,;]?\s+(?:it's|it is|it means|but|—|-)\s+(.{{2,}})$"
+    ))
+});
+
+fn correction(s: &str) -> Option<Candidate> {
+    if let Some(c) = ZH_I_MEANT.captures(s) {
+        return make(&c[1], &c[2], Kind::Correction, 0.8);
+    }
+    if let Some(c) = ZH_NOT_BUT.captures(s) {
+        return make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8);
+    }
+    if let Some(c) = EN_NOT_BUT.captures(s) {
+        let term = c.get(1).or(c.get(2))?.as_str();
+        return make(term, &format!("{} (not {})", &c[4], &c[3]), Kind::Correction, 0.8);
+    }
+    None
+}
+
+// ---- standing rules of behaviour -----------------------------------------------------------
+
+static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|永远|始终|一律|任何时候)")
+});
+static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用|一律用|统一用|都用)")
+});
+static ZH_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:以后|今后|往后|每次|从现在开始|从现在起)[，,]?\s*(?:在)?\s*([^\s，,。]{1,8}?)\s*(?:完|后|之后|以后|时|的时候|前|之前)",
+    )
+});
+static ZH_DONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:以后|今后|往后|每次)\s*\p{Han}{1,2}完\s*([^\s，,。]{2,10}?)\s*(?:后|之后|以后|都|就|[，,])",
+    )
+});
+static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:不要|别|禁止|不许|不准|不能|只用|一律用|统一用|都用)\s*(?:再)?\s*(?:用|执行|运行|跑|调用|改|动|碰)?\s*([A-Za-z0-9_][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}|[\p{Han}]{2,6})",
+    )
+});
+static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:never|always|from now on|going forward|in (?:the )?future|every time|whenever|don't ever|do not ever|as a rule)\b",
+    )
+});
+static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:never|always|don't|do not|stop)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if)\b|[,.;]|$)",
+    )
+});
+static EN_VERB: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:never|always|don't|do not)\s+(?:ever\s+)?([a-z][\w-]*)"));
+/// One-off instructions: about this time, this thing, or not yet.
+static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:这次|这一次|这回|这个先|暂时|先别|先不要|现在先|今天|刚才|这个文件|这一行|第\s*\d+\s*行|\bthis (?:one|time|file|line|commit|pr|branch)\b|\bfor now\b|\bright now\b|\byet\b|\btoday\b|\bat the moment\b|\bline \d+)",
+    )
+});
+
+fn behaviour(s: &str) -> Option<Candidate> {
+    if ONE_OFF.is_match(s) {
+        return None;
+    }
+    let rule = s.trim_start_matches(['请', '，', ',', ' ']);
+    if ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s) {
+        let term = ZH_DONE
+            .captures(s)
+            .or_else(|| ZH_AFTER.captures(s))
+            .map(|c| c[1].to_string())
+            .or_else(|| ZH_OBJECT.captures(s).map(|c| c[1].to_string()))?;
+        return make(&term, rule, Kind::Behaviour, 0.75);
+    }
+    if EN_STANDING.is_match(s) {
+        let term = EN_OBJECT
+            .captures(s)
+            .map(|c| c[1].to_string())
+            .or_else(|| EN_VERB.captures(s).map(|c| c[1].to_string()))?;
+        let term = term.trim_end_matches(['.', ',']);
+        if !is_action(term) {
+            return None;
+        }
+        return make(term, &capitalised(rule), Kind::Behaviour, 0.75);
+    }
+    None
+}
+
+/// A behaviour term names what is done or used, not a filler verb ("be", "do", "ask").
+fn is_action(term: &str) -> bool {
+    const FILLER: &[&str] = &[
+        "be", "do", "ask", "forget", "know", "think", "want", "need", "say", "tell", "let", "make",
+        "get", "go", "worry", "mind", "care", "try", "like", "mean",
+    ];
+    !FILLER.contains(&term.to_lowercase().as_str())
+}
+
+// ---- the assistant's question, the user's answer -------------------------------------------
+
+static ASKED_EN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)what (?:does|do|is|are) (?:["“'`]([^"”'`]{1,40})["”'`]|([\w./+-]+(?:\s[\w./+-]+){0,2})) (?:mean|stand for|refer to)"#,
+    )
+});
+static ASKED_ZH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"["“「`']?([^\s，,。？?"“”「」`']{1,20}?)["”」`']?\s*(?:是什么意思|指的是什么|是指什么|具体指什么|指什么)"#,
+    )
+});
+static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:不知道|不清楚|随便|算了|无所谓|don't know|not sure|never mind|nevermind|whatever|doesn't matter)",
+    )
+});
+static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:it's|it is|it means|that's|that is|means|就是|是指|指的是|指|是|它是|意思是)\s*")
+});
+
+fn asked_term(text: &str) -> Option<String> {
+    if let Some(c) = ASKED_EN.captures(text) {
+        return c.get(1).or(c.get(2)).map(|m| m.as_str().to_string());
+    }
+    ASKED_ZH.captures(text).map(|c| c[1].to_string())
+}
+
+fn answer(term: &str, prose: &str) -> Option<Candidate> {
+    if REFUSAL.is_match(prose) {
+        return None;
+    }
+    let (first, mark) = super::clean::sentences(prose).into_iter().next()?;
+    if mark == Some('?') || is_question(&first) {
+        return None;
+    }
+    let what = ANSWER_LEAD.replace(&first, "");
+    make(term, &what, Kind::Definition, 0.75)
+}
+
+/// The assistant's confirmation: it names the term and says it understood.
+fn confirms(text: &str, term: &str) -> bool {
+    static OK: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)(?:got it|understood|noted|will do|i'll remember|明白|了解|收到|记住了|好的|知道了)",
+        )
+    });
+    text.contains(term) && OK.is_match(text)
+}
+
+// ---- exclusions ------------------------------------------------------------------------------
+
+fn is_question(s: &str) -> bool {
+    static SAYING: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^when (?:i|we) say\b"));
+    if SAYING.is_match(s.trim()) {
+        return false;
+    }
+    static Q: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)(?:^(?:what|how|why|where|when|who|which|can|could|should|would|do|does|did|is|are|will|shall)\b|[吗呢么]$|什么|怎么|为什么|为何|哪|是否|能不能|可不可以|要不要|是不是|有没有)",
+        )
+    });
+    Q.is_match(s.trim())
+}
+
+fn is_hypothetical(s: &str) -> bool {
+    static H: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)(?:假如|假设|设想|比如说|譬如|打个比方|要是|如果我们|如果把|\bimagine\b|\bsuppose\b|\bwhat if\b|\bhypothetically\b|\blet's say\b|\bif we\b|\bif i\b|\bwould we\b|\bcould we\b|\bshould we\b)",
+        )
+    });
+    H.is_match(s)
+}
+
+fn starts_negated(s: &str) -> bool {
+    let lower = s.trim_start().to_lowercase();
+    ["no", "nope", "wrong", "not quite", "actually"].iter().any(|w| lower.starts_with(w))
+}
+
+fn quoted(s: &str) -> bool {
+    s.contains(['"', '“', '「', '『', '《', '`'])
+}
+
+/// An identifier, a path or a name with capitals or digits: what glossary terms usually are.
+fn has_identifier(s: &str) -> bool {
+    s.chars().any(|c| c.is_ascii_alphanumeric())
+}
+
+// ---- building a candidate --------------------------------------------------------------------
+
+/// A candidate from a raw term and explanation, or none when the term is not one: empty, too
+/// long, a pronoun, a generic word, or a one-off referent.
+fn make(term: &str, explanation: &str, kind: Kind, confidence: f64) -> Option<Candidate> {
+    let term = tidy(term);
+    let explanation = tidy(explanation);
+    let chars = term.chars().count();
+    if chars == 0 || chars > 40 || term.split_whitespace().count() > 4 {
+        return None;
+    }
+    if explanation.chars().count() < 2 || explanation == term {
+        return None;
+    }
+    if is_vague(&term) || is_vague(&explanation) || ONE_OFF.is_match(&term) {
+        return None;
+    }
+    Some(Candidate { term, explanation, kind, confidence })
+}
+
+/// Pronouns, determiners and words too general to be a glossary term.
+fn is_vague(s: &str) -> bool {
+    const VAGUE: &[&str] = &[
+        "这",
+        "那",
+        "它",
+        "他",
+        "她",
+        "这个",
+        "那个",
+        "这里",
+        "那里",
+        "这样",
+        "我",
+        "你",
+        "我们",
+        "你们",
+        "问题",
+        "东西",
+        "意思",
+        "结果",
+        "原因",
+        "目的",
+        "重点",
+        "关键",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "he",
+        "she",
+        "they",
+        "we",
+        "i",
+        "you",
+        "thing",
+        "stuff",
+        "problem",
+        "issue",
+        "point",
+        "idea",
+        "goal",
+        "reason",
+        "one",
+        "the",
+        "a",
+        "an",
+        "something",
+        "everything",
+        "nothing",
+    ];
+    let lower = s.to_lowercase();
+    let lower = lower.trim_start_matches("the ").trim_start_matches("a ");
+    VAGUE.contains(&lower)
+}
+
+fn tidy(s: &str) -> String {
+    const QUOTES: &[char] = &[
+        '"', '“', '”', '\'', '‘', '’', '`', '「', '」', '『', '』', '《', '》', '*', ' ', '，',
+        ',', '。', '.', '：', ':', '；', ';',
+    ];
+    s.trim_matches(QUOTES).trim().to_string()
+}
+
+fn join(what: &str, rest: Option<&str>) -> String {
+    match rest.map(str::trim).filter(|r| !r.is_empty()) {
+        Some(rest) if what.is_ascii() => format!("{what}; {rest}"),
+        Some(rest) => format!("{what}；{rest}"),
+        None => what.to_string(),
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// What the user asked to remember ("remember to …" is a reminder, not a fact).
+fn remembered(s: &str) -> Option<String> {
+    let c = REMEMBER.captures(s)?;
+    let inner = c.get(1).or(c.get(2))?.as_str().trim();
+    (!inner.to_lowercase().starts_with("to ")).then(|| inner.to_string())
+}
+
+static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:请|麻烦)?(?:记住|记一下|记着|记好|帮我记住)[：:，,]?\s*(.{2,})$|^(?:please\s+)?(?:remember|keep in mind|note for the future)(?:\s+that)?[:,]?\s+(.{2,})$",
+    )
+});
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("the rules' patterns are valid")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,282 @@
+//! `suggest`: scan what is new in every source, run the rules, fill the inbox.
+//!
+//! Each file is read from the offset the last scan stopped at (`scanned.json`), line by line
+//! through one reused buffer; only whole lines are read (a line still being written is read
+//! next time), and the offset moves only past lines the parser has finished with. A file
+//! shorter than its offset was rewritten or truncated and is read again from the start. Files
+//! are split over two threads.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+use super::inbox::{read_json, write_json, Inbox, Proposal, Source, Status};
+use super::rules::Conversation;
+use super::sources::{self, Assistant, Found, Parser, Turn};
+use super::{clean, looks_like_secret, opencode};
+use crate::error::Result;
+use crate::store::{Glossary, Store};
+
+/// What `suggest` is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Only files changed since then (and, for OpenCode, messages created since then).
+    pub since: Option<SystemTime>,
+    /// Only these assistants (all when empty).
+    pub assistants: Vec<Assistant>,
+}
+
+/// What a scan did.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Files read (in part or whole) and files left alone as unchanged.
+    pub read: usize,
+    pub unchanged: usize,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Sources or files skipped, and why (missing, unreadable, garbled lines).
+    pub skipped: Vec<String>,
+    /// New pending proposals this scan added.
+    pub added: usize,
+}
+
+/// Per-file progress, kept in `scanned.json`.
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+struct Progress {
+    len: u64,
+    offset: u64,
+    line: u64,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Scanned {
+    #[serde(default)]
+    version: u32,
+    #[serde(default)]
+    files: BTreeMap<String, Progress>,
+    /// OpenCode: the creation time (ms) of the last part read.
+    #[serde(default)]
+    opencode_after: i64,
+    /// OpenCode: [`opencode::fingerprint`] when it was last read (the same: nothing new, and
+    /// the database is not opened).
+    #[serde(default)]
+    opencode_seen: Vec<u64>,
+}
+
+/// Scans the sources, adds new proposals to the inbox and returns the inbox and what the scan
+/// did. `home` is where the assistants keep their stores (the user's home folder).
+pub fn suggest(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)> {
+    let mut report = Report::default();
+    let scanned_path = store.dir().join(SCANNED_FILE);
+    let mut scanned: Scanned = read_json(&scanned_path).unwrap_or_default();
+    let chosen = |a: Assistant| options.assistants.is_empty() || options.assistants.contains(&a);
+
+    let mut work = Vec::new();
+    for assistant in Assistant::FILES.into_iter().filter(|a| chosen(*a)) {
+        match sources::files(assistant, home, store) {
+            Ok(files) => work.extend(files.into_iter().map(|f| (assistant, f))),
+            Err(why) => report.skipped.push(format!("{}: {why}", assistant.name())),
+        }
+    }
+    let mut found = Vec::new();
+    let mut todo = Vec::new();
+    for (assistant, path) in work {
+        let key = path.to_string_lossy().into_owned();
+        let Ok(meta) = std::fs::metadata(&path) else {
+            report.skipped.push(format!("{key}: cannot read its size"));
+            continue;
+        };
+        let old = scanned.files.get(&key).cloned().unwrap_or_default();
+        if meta.len() == old.len && old.len > 0 {
+            report.unchanged += 1;
+            continue;
+        }
+        if let (Some(since), Ok(modified)) = (options.since, meta.modified()) {
+            if modified < since {
+                continue;
+            }
+        }
+        // Shorter than what was read: rewritten or truncated; read it again from the start.
+        let start = if meta.len() < old.offset { Progress::default() } else { old };
+        todo.push((assistant, path, key, start));
+    }
+    let results = read_all(todo);
+    for (key, outcome) in results {
+        match outcome {
+            Ok((progress, bytes, mut list, garbled)) => {
+                report.read += 1;
+                report.bytes += bytes;
+                if garbled > 0 {
+                    report.skipped.push(format!("{key}: {garbled} line(s) not understood"));
+                }
+                found.append(&mut list);
+                scanned.files.insert(key, progress);
+            }
+            Err(why) => report.skipped.push(format!("{key}: {why}")),
+        }
+    }
+    let fingerprint = opencode::fingerprint(home);
+    if chosen(Assistant::OpenCode)
+        && !fingerprint.is_empty()
+        && fingerprint == scanned.opencode_seen
+    {
+        report.unchanged += 1;
+    } else if chosen(Assistant::OpenCode) {
+        let after = scanned.opencode_after.max(since_ms(options.since));
+        match opencode::read(home, after) {
+            Ok(Some((mut list, last))) => {
+                report.read += 1;
+                found.append(&mut list);
+                scanned.opencode_after = scanned.opencode_after.max(last);
+                // Taken after the read: a reader of a WAL database may create its `-wal` and
+                // `-shm` files.
+                scanned.opencode_seen = opencode::fingerprint(home);
+            }
+            Ok(None) => report.skipped.push("opencode: no database".into()),
+            Err(why) => report.skipped.push(format!("opencode: {why}")),
+        }
+    }
+
+    // Nothing read: nothing to write either (a rescan with nothing new only stats files).
+    if report.read == 0 && found.is_empty() {
+        return Ok((Inbox::load(store)?, report));
+    }
+    let _lock = store.lock()?;
+    let glossary = Glossary::load(store).unwrap_or_default();
+    let mut inbox = Inbox::load(store)?;
+    inbox.version = 1;
+    for f in found {
+        let Some(proposal) = proposal(f, &glossary) else { continue };
+        if inbox.offer(proposal) {
+            report.added += 1;
+        }
+    }
+    inbox.save(store)?;
+    scanned.version = 1;
+    write_json(&scanned_path, &scanned)?;
+    Ok((inbox, report))
+}
+
+/// A found candidate as a proposal, or none: a term already recorded (the near-duplicate
+/// rule), or text that holds a credential.
+fn proposal(f: Found, glossary: &Glossary) -> Option<Proposal> {
+    let c = f.candidate;
+    if looks_like_secret(&c.term) || looks_like_secret(&c.explanation) {
+        return None;
+    }
+    if !crate::ops::duplicates::by_text(glossary, &c.term, &c.explanation).is_empty()
+        || glossary.get(&c.term).is_some()
+    {
+        return None;
+    }
+    Some(Proposal {
+        id: String::new(),
+        term: c.term,
+        explanation: c.explanation,
+        kind: c.kind,
+        assistant: f.assistant.name().to_string(),
+        source: Source { path: f.path, line: f.line },
+        when: f.when,
+        seen: 1,
+        confidence: (c.confidence * 100.0).round() / 100.0,
+        scope_hint: if f.project { "project" } else { "user" }.to_string(),
+        status: Status::Pending,
+        sessions: vec![f.session],
+    })
+}
+
+type Outcome = std::result::Result<(Progress, u64, Vec<Found>, usize), String>;
+
+/// Reads the files on two threads (each file is one session; sessions are independent).
+fn read_all(todo: Vec<(Assistant, PathBuf, String, Progress)>) -> Vec<(String, Outcome)> {
+    let half = todo.len() / 2;
+    let mut todo = todo;
+    let second = todo.split_off(half);
+    let run = |list: Vec<(Assistant, PathBuf, String, Progress)>| {
+        list.into_iter()
+            .map(|(a, path, key, from)| {
+                let outcome = read_file(a, &path, &key, from);
+                (key, outcome)
+            })
+            .collect::<Vec<_>>()
+    };
+    std::thread::scope(|s| {
+        let other = s.spawn(|| run(second));
+        let mut out = run(todo);
+        out.extend(other.join().unwrap_or_default());
+        out
+    })
+}
+
+/// Reads one file from `from` to its last whole line.
+fn read_file(assistant: Assistant, path: &Path, key: &str, from: Progress) -> Outcome {
+    let mut file = File::open(path).map_err(|e| format!("cannot open: {e}"))?;
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    file.seek(SeekFrom::Start(from.offset)).map_err(|e| e.to_string())?;
+    let mut reader = BufReader::with_capacity(64 * 1024, file);
+    let mut parser = Parser::new(assistant);
+    let mut talk = Conversation::default();
+    let mut whens: Vec<Option<String>> = Vec::new();
+    let (mut offset, mut line) = (from.offset, from.line);
+    let (mut safe_offset, mut safe_line) = (offset, line);
+    let mut buf = Vec::with_capacity(64 * 1024);
+    let mut garbled = 0usize;
+    let mut project = false;
+    loop {
+        buf.clear();
+        let n = reader.read_until(b'\n', &mut buf).map_err(|e| format!("read failed: {e}"))?;
+        if n == 0 || buf.last() != Some(&b'\n') {
+            break; // the end, or a line still being written
+        }
+        offset += n as u64;
+        line += 1;
+        let Ok(text) = std::str::from_utf8(&buf) else {
+            garbled += 1;
+            continue;
+        };
+        match parser.line(text.trim_end_matches(['\n', '\r'])) {
+            Ok(Some(Turn { user, text, when, in_project })) => {
+                project |= in_project;
+                if user {
+                    talk.user(&clean::prose(&text), line);
+                    whens.resize(talk.found.len(), when);
+                } else {
+                    talk.assistant(&text);
+                }
+            }
+            Ok(None) => project |= parser.in_project,
+            Err(_) => garbled += 1,
+        }
+        if parser.idle() {
+            (safe_offset, safe_line) = (offset, line);
+        }
+    }
+    let found = talk
+        .found
+        .into_iter()
+        .zip(whens)
+        .map(|((candidate, line), when)| Found {
+            candidate,
+            assistant,
+            path: key.to_string(),
+            line,
+            when,
+            session: key.to_string(),
+            project,
+        })
+        .collect();
+    let progress = Progress { len, offset: safe_offset, line: safe_line };
+    Ok((progress, offset - from.offset, found, garbled))
+}
+
+fn since_ms(since: Option<SystemTime>) -> i64 {
+    since
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+const SCANNED_FILE: &str = "scanned.json";

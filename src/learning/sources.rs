@@ -1,0 +1,421 @@
+//! Where each assistant keeps its sessions, and which of their records are the user's own
+//! words. The formats are those the pinned clients wrote in the end-to-end runs (samples in
+//! `tests/fixtures/sessions/`); OpenCode's SQLite store is read by [`super::opencode`].
+//!
+//! | assistant | files | the user's words |
+//! |---|---|---|
+//! | Claude Code | `~/.claude/projects/*/*.jsonl` | `type:"user"` records whose `message.content` is text (not `tool_result`), not `isMeta`/`isSidechain`; `queue-operation`/`last-prompt` repeat the prompt and are skipped; our context arrives as an `attachment` record and is skipped |
+//! | Codex CLI | `${CODEX_HOME:-~/.codex}/sessions/**/rollout-*.jsonl` | `response_item` messages of role `user` whose `content_item_kinds` are all `user.*` (AGENTS.md and the environment come as a user message of other kinds; our context as a `developer` message); `event_msg` `user_message` in releases without `response_item` prompts |
+//! | Gemini CLI | `~/.gemini/tmp/*/chats/session-*.jsonl` | `type:"user"` records: `displayContent` (the prompt without our `<hook_context>`), else `content`'s text parts (not `functionResponse`); `$set` records (session context, metadata) are skipped, a record id seen before is skipped |
+//! | the thread journal | `threads/thread-*.md` | the fenced prompt under each entry's `### 用户请求` heading |
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::rules::Candidate;
+use crate::store::Store;
+
+/// A source of sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Assistant {
+    Claude,
+    Codex,
+    Gemini,
+    OpenCode,
+    Journal,
+}
+
+impl Assistant {
+    pub const ALL: [Assistant; 5] = [
+        Assistant::Claude,
+        Assistant::Codex,
+        Assistant::Gemini,
+        Assistant::OpenCode,
+        Assistant::Journal,
+    ];
+    /// The sources kept as files read line by line (OpenCode's is a database).
+    pub const FILES: [Assistant; 4] =
+        [Assistant::Claude, Assistant::Codex, Assistant::Gemini, Assistant::Journal];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Assistant::Claude => "claude",
+            Assistant::Codex => "codex",
+            Assistant::Gemini => "gemini",
+            Assistant::OpenCode => "opencode",
+            Assistant::Journal => "journal",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Assistant> {
+        Assistant::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+/// The session files of `assistant` under `home`, or why there are none.
+pub fn files(assistant: Assistant, home: &Path, store: &Store) -> Result<Vec<PathBuf>, String> {
+    let (root, depth, keep): (PathBuf, usize, fn(&str) -> bool) = match assistant {
+        Assistant::Claude => (home.join(".claude").join("projects"), 2, |n| n.ends_with(".jsonl")),
+        Assistant::Codex => {
+            let codex = std::env::var_os("CODEX_HOME")
+                .filter(|h| !h.is_empty())
+                .map_or_else(|| home.join(".codex"), PathBuf::from);
+            (codex.join("sessions"), 4, |n| n.starts_with("rollout-") && n.ends_with(".jsonl"))
+        }
+        Assistant::Gemini => (home.join(".gemini").join("tmp"), 3, |n| {
+            n.starts_with("session-") && n.ends_with(".jsonl")
+        }),
+        Assistant::Journal => {
+            let dir = crate::journal::Journal::of(store)
+                .map(|j| j.dir)
+                .unwrap_or_else(|_| store.dir().join("threads"));
+            (dir, 1, |n| n.starts_with("thread-") && n.ends_with(".md"))
+        }
+        Assistant::OpenCode => return Ok(Vec::new()),
+    };
+    if !root.is_dir() {
+        return Err(format!("no {}", root.display()));
+    }
+    let mut out = Vec::new();
+    walk(&root, depth, keep, &mut out);
+    out.sort();
+    Ok(out)
+}
+
+/// The files `depth` levels below `dir` whose names `keep` accepts (Gemini's sit in a `chats`
+/// folder of each project folder, Codex's in year/month/day folders).
+fn walk(dir: &Path, depth: usize, keep: fn(&str) -> bool, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else { continue };
+        let path = entry.path();
+        if depth > 1 && kind.is_dir() {
+            walk(&path, depth - 1, keep, out);
+        } else if depth == 1 && kind.is_file() && keep(&entry.file_name().to_string_lossy()) {
+            out.push(path);
+        }
+    }
+}
+
+/// A candidate where it was found.
+pub struct Found {
+    pub candidate: Candidate,
+    pub assistant: Assistant,
+    pub path: String,
+    pub line: u64,
+    pub when: Option<String>,
+    pub session: String,
+    pub project: bool,
+}
+
+/// One turn of a session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    /// The user's words (else the assistant's).
+    pub user: bool,
+    pub text: String,
+    pub when: Option<String>,
+    /// The session works in a git project (the record names a git branch or a project root).
+    pub in_project: bool,
+}
+
+/// Reads one file's lines into turns; a line it cannot read is `Err`.
+pub struct Parser {
+    assistant: Assistant,
+    /// Record ids seen (Gemini rewrites a record with the same id).
+    ids: HashSet<String>,
+    /// The session works in a git project.
+    pub in_project: bool,
+    journal: JournalState,
+}
+
+#[derive(Debug, Default, PartialEq)]
+enum JournalState {
+    #[default]
+    Outside,
+    /// After the request heading, before its fence.
+    Request,
+    /// Inside the request's fence: the prompt so far.
+    Prompt(String),
+    /// In the answer's summary, up to the next entry.
+    Answer(String),
+}
+
+/// A line that is not what its source writes (not JSON, or not of the known shape).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Garbled;
+
+type Line = std::result::Result<Option<Turn>, Garbled>;
+
+impl Parser {
+    pub fn new(assistant: Assistant) -> Parser {
+        Parser { assistant, ids: HashSet::new(), in_project: false, journal: JournalState::Outside }
+    }
+
+    /// Whether a scan may stop after the last line (no entry half read).
+    pub fn idle(&self) -> bool {
+        matches!(self.journal, JournalState::Outside)
+    }
+
+    pub fn line(&mut self, line: &str) -> Line {
+        match self.assistant {
+            Assistant::Claude => self.claude(line),
+            Assistant::Codex => codex(line),
+            Assistant::Gemini => self.gemini(line),
+            Assistant::Journal => Ok(self.journal(line)),
+            Assistant::OpenCode => Ok(None),
+        }
+    }
+
+    fn claude(&mut self, line: &str) -> Line {
+        // Most lines (tool results, attachments, progress) are not turns: a cheap look first.
+        if !(line.contains(r#""type":"user""#) || line.contains(r#""type":"assistant""#)) {
+            return Ok(None);
+        }
+        #[derive(Deserialize)]
+        struct Record<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: &'a str,
+            #[serde(default, rename = "isMeta")]
+            meta: bool,
+            #[serde(default, rename = "isSidechain")]
+            sidechain: bool,
+            #[serde(default, rename = "gitBranch")]
+            branch: Option<&'a str>,
+            timestamp: Option<String>,
+            #[serde(borrow)]
+            message: Option<Message<'a>>,
+        }
+        #[derive(Deserialize)]
+        struct Message<'a> {
+            #[serde(borrow)]
+            content: Option<&'a RawValue>,
+        }
+        let r: Record = serde_json::from_str(line).map_err(|_| Garbled)?;
+        if r.branch.is_some_and(|b| !b.is_empty()) {
+            self.in_project = true;
+        }
+        if r.meta || r.sidechain || !matches!(r.kind, "user" | "assistant") {
+            return Ok(None);
+        }
+        let Some(content) = r.message.and_then(|m| m.content) else { return Ok(None) };
+        let text = text_of(content, r.kind == "user")?;
+        Ok(text.map(|text| Turn {
+            user: r.kind == "user",
+            text,
+            when: r.timestamp,
+            in_project: self.in_project,
+        }))
+    }
+
+    fn gemini(&mut self, line: &str) -> Line {
+        // `$set` (the session context, metadata) and `$rewindTo` records are not turns.
+        if line.starts_with(r#"{"$"#) {
+            return Ok(None);
+        }
+        if !(line.contains(r#""type":"user""#) || line.contains(r#""type":"gemini""#)) {
+            return Ok(None);
+        }
+        #[derive(Deserialize)]
+        struct Record<'a> {
+            id: Option<String>,
+            #[serde(rename = "type", borrow)]
+            kind: &'a str,
+            timestamp: Option<String>,
+            #[serde(borrow)]
+            content: Option<&'a RawValue>,
+            #[serde(default, rename = "displayContent", borrow)]
+            display: Option<&'a RawValue>,
+        }
+        let r: Record = serde_json::from_str(line).map_err(|_| Garbled)?;
+        if let Some(id) = &r.id {
+            if !self.ids.insert(id.clone()) {
+                return Ok(None);
+            }
+        }
+        let user = r.kind == "user";
+        let Some(content) = (if user { r.display.or(r.content) } else { r.content }) else {
+            return Ok(None);
+        };
+        let text = text_of(content, user)?;
+        Ok(text.map(|text| Turn { user, text, when: r.timestamp, in_project: false }))
+    }
+
+    fn journal(&mut self, line: &str) -> Option<Turn> {
+        use JournalState::*;
+        let state = std::mem::take(&mut self.journal);
+        let (next, turn) = match state {
+            _ if line.starts_with("## ") => {
+                let turn = match state {
+                    Answer(text) => Some(Turn { user: false, text, when: None, in_project: false }),
+                    _ => None,
+                };
+                (Outside, turn)
+            }
+            Outside if line.starts_with("### 用户请求") => (Request, None),
+            Request if line.starts_with("```") => (Prompt(String::new()), None),
+            Prompt(text) if line.starts_with("```") => (
+                Answer(String::new()),
+                Some(Turn { user: true, text, when: None, in_project: false }),
+            ),
+            Prompt(mut text) => {
+                text.push_str(line);
+                text.push('\n');
+                (Prompt(text), None)
+            }
+            Answer(mut text) => {
+                text.push_str(line);
+                text.push('\n');
+                (Answer(text), None)
+            }
+            other => (other, None),
+        };
+        self.journal = next;
+        turn
+    }
+}
+
+fn codex(line: &str) -> Line {
+    let interesting =
+        line.contains(r#""type":"response_item""#) || line.contains(r#""type":"user_message""#);
+    if !interesting {
+        return Ok(None);
+    }
+    #[derive(Deserialize)]
+    struct Record<'a> {
+        timestamp: Option<String>,
+        #[serde(rename = "type", borrow)]
+        kind: &'a str,
+        #[serde(borrow)]
+        payload: Payload<'a>,
+    }
+    #[derive(Deserialize)]
+    struct Payload<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: &'a str,
+        role: Option<&'a str>,
+        #[serde(borrow)]
+        content: Option<&'a RawValue>,
+        /// `event_msg` `user_message` (older releases).
+        message: Option<String>,
+        internal_chat_message_metadata_passthrough: Option<Metadata<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct Metadata<'a> {
+        #[serde(default, borrow)]
+        content_item_kinds: Vec<&'a str>,
+    }
+    let r: Record = serde_json::from_str(line).map_err(|_| Garbled)?;
+    let when = r.timestamp;
+    match (r.kind, r.payload.kind, r.payload.role) {
+        ("response_item", "message", Some(role @ ("user" | "assistant"))) => {
+            let user = role == "user";
+            // AGENTS.md and the environment arrive as a user message of other kinds.
+            let kinds =
+                r.payload.internal_chat_message_metadata_passthrough.map(|m| m.content_item_kinds);
+            if user && kinds.is_some_and(|k| k.iter().any(|k| !k.starts_with("user."))) {
+                return Ok(None);
+            }
+            let Some(content) = r.payload.content else { return Ok(None) };
+            let text = text_of(content, user)?;
+            Ok(text.map(|text| Turn { user, text, when, in_project: false }))
+        }
+        ("event_msg", "user_message", _) => {
+            Ok(r.payload.message.map(|text| Turn { user: true, text, when, in_project: false }))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The text of a message's content: a string, or the text parts of an array (`text`,
+/// `input_text`, `output_text`, or untyped `{text}`). A user message holding a tool result or
+/// function response is not the user's words: `None`.
+fn text_of(content: &RawValue, user: bool) -> std::result::Result<Option<String>, Garbled> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Content {
+        Text(String),
+        Parts(Vec<Part>),
+    }
+    #[derive(Deserialize)]
+    struct Part {
+        #[serde(rename = "type")]
+        kind: Option<String>,
+        text: Option<String>,
+        #[serde(rename = "functionResponse")]
+        function_response: Option<serde::de::IgnoredAny>,
+    }
+    match serde_json::from_str::<Content>(content.get()).map_err(|_| Garbled)? {
+        Content::Text(text) => Ok(Some(text)),
+        Content::Parts(parts) => {
+            let foreign = parts.iter().any(|p| {
+                p.function_response.is_some()
+                    || matches!(p.kind.as_deref(), Some("tool_result" | "function_call_output"))
+            });
+            if user && foreign {
+                return Ok(None);
+            }
+            let texts: Vec<String> = parts
+                .into_iter()
+                .filter(|p| {
+                    matches!(
+                        p.kind.as_deref(),
+                        None | Some("text" | "input_text" | "output_text" | "Text")
+                    )
+                })
+                .filter_map(|p| p.text)
+                .collect();
+            Ok((!texts.is_empty()).then(|| texts.join("\n")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turns(assistant: Assistant, lines: &[&str]) -> Vec<Turn> {
+        let mut p = Parser::new(assistant);
+        lines.iter().filter_map(|l| p.line(l).ok().flatten()).collect()
+    }
+
+    #[test]
+    fn a_claude_tool_result_is_not_the_users() {
+        let t = turns(
+            Assistant::Claude,
+            &[
+                r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"we call a b"}]}}"#,
+                r#"{"type":"user","isMeta":true,"message":{"role":"user","content":"we call c d"}}"#,
+                r#"{"type":"user","message":{"role":"user","content":"we call e f"},"timestamp":"t"}"#,
+            ],
+        );
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].text, "we call e f");
+    }
+
+    #[test]
+    fn the_journal_prompt_is_the_fenced_request() {
+        let t = turns(
+            Assistant::Journal,
+            &[
+                "## 交互记录 1",
+                "**时间**: x",
+                "",
+                "### 用户请求",
+                "```text",
+                "we call a b",
+                "```",
+                "",
+                "### AI响应（总结）",
+                "ok then",
+                "## 交互记录 2",
+            ],
+        );
+        assert_eq!(t.len(), 2);
+        assert!(t[0].user && t[0].text == "we call a b\n");
+        assert!(!t[1].user && t[1].text.contains("ok then"));
+    }
+}

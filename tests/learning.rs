@@ -1,0 +1,217 @@
+//! `suggest` and the inbox, through the real binary: the session stores real clients wrote
+//! (tests/fixtures/sessions/), the labeled corpus in the four formats (tests/learning/), and the
+//! inbox's accept and reject going through `record`.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+
+use common::Home;
+use serde_json::Value;
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A home holding the session stores the real clients wrote in the end-to-end runs.
+fn with_fixtures() -> Home {
+    let home = Home::new();
+    let fixtures = root().join("tests/fixtures/sessions");
+    copy_dir(&fixtures.join("claude"), &home.path().join(".claude/projects"));
+    copy_dir(&fixtures.join("codex"), &home.path().join(".codex/sessions"));
+    copy_dir(&fixtures.join("gemini"), &home.path().join(".gemini/tmp"));
+    copy_dir(&fixtures.join("opencode"), &home.path().join(".local/share/opencode"));
+    home
+}
+
+fn proposals(stdout: &str) -> Vec<Value> {
+    stdout.lines().map(|l| serde_json::from_str(l).expect("a JSON object a line")).collect()
+}
+
+fn terms(stdout: &str) -> BTreeSet<String> {
+    proposals(stdout).iter().map(|p| p["term"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn every_real_client_store_yields_the_terms_the_user_defined_and_nothing_else() {
+    for assistant in ["claude", "codex", "gemini", "opencode"] {
+        let home = with_fixtures();
+        home.run(&["record", "智能抠图", "ProjectA 背景移除模块"]).ok();
+        let out = home.run(&["suggest", "--format", "jsonl", "--assistant", assistant]);
+        out.ok();
+        // The sessions: a prompt with our injected block, a definition in Chinese, one in
+        // English, and a one-off instruction ("don't push this one yet").
+        let expected: BTreeSet<String> = ["PX-42", "blue"].map(String::from).into();
+        assert_eq!(terms(&out.stdout), expected, "{assistant}: {}", out.stderr);
+        for p in proposals(&out.stdout) {
+            assert_eq!(p["assistant"], assistant);
+            assert!(p["source"]["line"].as_u64().unwrap() > 0);
+            assert!(p["confidence"].as_f64().unwrap() > 0.9, "confirmed by the assistant: {p}");
+        }
+    }
+}
+
+#[test]
+fn a_rescan_with_nothing_new_reads_nothing_and_a_new_line_is_read_alone() {
+    let home = with_fixtures();
+    let first = home.run(&["suggest", "--format", "jsonl"]);
+    first.ok();
+    assert!(first.stderr.contains("2 new proposal(s)"), "{}", first.stderr);
+    let again = home.run(&["suggest", "--format", "jsonl"]);
+    assert!(again.stderr.starts_with("Read 0 file(s)"), "{}", again.stderr);
+    assert_eq!(terms(&again.stdout), terms(&first.stdout));
+    // A session grows by one prompt: only that file is read, from where the last scan stopped.
+    let session =
+        fs::read_dir(home.path().join(".claude/projects")).unwrap().next().unwrap().unwrap().path();
+    let file = fs::read_dir(&session).unwrap().next().unwrap().unwrap().path();
+    let line = r#"{"type":"user","message":{"role":"user","content":"以后部署前都要先跑 make smoke"},"timestamp":"2026-11-25T21:00:00Z"}"#;
+    let mut text = fs::read_to_string(&file).unwrap();
+    text.push_str(line);
+    text.push('\n');
+    fs::write(&file, text).unwrap();
+    let third = home.run(&["suggest", "--format", "jsonl"]);
+    assert!(third.stderr.starts_with("Read 1 file(s)"), "{}", third.stderr);
+    assert!(terms(&third.stdout).contains("部署"), "{}", third.stdout);
+}
+
+#[test]
+fn accept_goes_through_record_and_reject_is_remembered() {
+    let home = with_fixtures();
+    let out = home.run(&["suggest", "--format", "jsonl"]);
+    let all = proposals(&out.stdout);
+    let id_of = |term: &str| {
+        all.iter().find(|p| p["term"] == term).unwrap()["id"].as_str().unwrap().to_string()
+    };
+    let (px, blue) = (id_of("PX-42"), id_of("blue"));
+
+    home.run(&["inbox", "accept", &px]).ok();
+    let listed = home.run(&["list", "--format", "jsonl"]);
+    assert!(listed.stdout.contains("PX-42"), "{}", listed.stdout);
+    // Accepted once: a second accept is refused (exit 1) and changes nothing.
+    home.run(&["inbox", "accept", &px]).expect_code(1);
+    home.run(&["inbox", "accept", "nosuch"]).expect_code(1);
+
+    home.run(&["inbox", "reject", &blue]).ok();
+    assert!(terms(&home.run(&["inbox", "--format", "jsonl"]).stdout).is_empty());
+    // Removing the scan's memory makes every session new again: the rejected term and the
+    // recorded one still do not come back.
+    fs::remove_file(home.store().join("scanned.json")).unwrap();
+    let rescan = home.run(&["suggest", "--format", "jsonl"]);
+    assert!(terms(&rescan.stdout).is_empty(), "{}", rescan.stdout);
+}
+
+#[test]
+fn accept_refuses_a_near_duplicate_with_records_exit_code() {
+    let home = with_fixtures();
+    let out = home.run(&["suggest", "--format", "jsonl"]);
+    let px = proposals(&out.stdout).into_iter().find(|p| p["term"] == "PX-42").unwrap();
+    let id = px["id"].as_str().unwrap();
+    // Recorded meanwhile under another spelling: the same near-duplicate check as `record`.
+    home.run(&["record", "px-42", "another text entirely"]).ok();
+    let refused = home.run(&["inbox", "accept", id]);
+    refused.expect_code(1);
+    assert!(refused.stderr.contains("px-42"), "{}", refused.stderr);
+    // --explanation replaces the text; a bad --min-confidence is bad input (exit 2).
+    home.run(&["inbox", "accept", "--all", "--min-confidence", "1.5"]).expect_code(2);
+}
+
+#[test]
+fn accept_all_takes_the_confident_ones_with_their_explanations() {
+    let home = with_fixtures();
+    home.run(&["suggest"]).ok();
+    home.run(&["inbox", "accept", "--all", "--min-confidence", "0.9"]).ok();
+    let glossary: Value =
+        serde_json::from_str(&fs::read_to_string(home.glossary()).unwrap()).unwrap();
+    assert!(glossary["PX-42"].as_str().unwrap().contains("services/payments/"));
+    assert!(glossary["blue"].as_str().unwrap().contains("staging cluster"));
+}
+
+#[test]
+fn missing_garbled_and_truncated_sources_are_skipped_never_an_error() {
+    let home = Home::new();
+    let dir = home.path().join(".claude/projects/p");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("a.jsonl"), b"{not json\n\xff\xfe\n{\"type\":\"user\",\"message\":{\"content\":\"we call the db box zed\"}}\n{\"type\":\"user\",\"mess").unwrap();
+    let out = home.run(&["suggest", "--verbose", "--format", "jsonl"]);
+    out.ok();
+    assert!(out.stderr.contains("not understood"), "{}", out.stderr);
+    assert!(out.stderr.contains("skipped: codex"), "{}", out.stderr);
+    assert_eq!(terms(&out.stdout), ["zed".to_string()].into());
+    // Truncated below what was read: read again from the start, no error.
+    fs::write(dir.join("a.jsonl"), b"{}\n").unwrap();
+    home.run(&["suggest"]).ok();
+}
+
+#[test]
+fn a_proposal_holding_a_credential_is_dropped() {
+    let home = Home::new();
+    let dir = home.path().join(".claude/projects/p");
+    fs::create_dir_all(&dir).unwrap();
+    let line = |text: &str| {
+        format!("{}\n", serde_json::json!({"type": "user", "message": {"content": text}}))
+    };
+    let text = line("记住：测试库密码是 Hunter2-abc")
+        + &line("we call the key sk-proj-abcdefghijklmnop1234 apikey");
+    fs::write(dir.join("a.jsonl"), text).unwrap();
+    let out = home.run(&["suggest", "--format", "jsonl"]);
+    assert_eq!(out.stdout, "", "{}", out.stderr);
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let home = Home::new();
+    home.run(&["suggest", "--since", "soon"]).expect_code(2);
+    home.run(&["suggest", "--assistant", "cursor"]).expect_code(2);
+    home.run(&["inbox", "accept"]).expect_code(2);
+    home.run(&["inbox", "accept", "a", "b", "--explanation", "x"]).expect_code(2);
+}
+
+/// Precision and recall of the rules on the labeled corpus, each case rendered in each of the
+/// four formats. The tuned part is what the rules were written against; the held-out part was
+/// written apart and is only measured. Run with `--nocapture` to see the figures.
+#[test]
+fn the_rules_meet_their_precision_and_recall_floors() {
+    for (split, floor) in [("tuned", 0.95), ("heldout", 0.8)] {
+        let cases =
+            fs::read_to_string(root().join(format!("tests/learning/cases/{split}.jsonl"))).unwrap();
+        let expected: BTreeSet<String> = cases
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|c| c["expect"].as_str().map(str::to_lowercase))
+            .collect();
+        let corpus = root().join(format!("tests/learning/corpus/{split}"));
+        let (mut tp, mut fp, mut fnn) = (0usize, 0usize, 0usize);
+        for assistant in ["claude", "codex", "gemini", "opencode"] {
+            let home = Home::new();
+            copy_dir(&corpus, home.path());
+            let out = home.run(&["suggest", "--format", "jsonl", "--assistant", assistant]);
+            out.ok();
+            let got: BTreeSet<String> =
+                terms(&out.stdout).iter().map(|t| t.to_lowercase()).collect();
+            tp += got.intersection(&expected).count();
+            fp += got.difference(&expected).count();
+            fnn += expected.difference(&got).count();
+        }
+        let precision = tp as f64 / (tp + fp).max(1) as f64;
+        let recall = tp as f64 / (tp + fnn).max(1) as f64;
+        eprintln!(
+            "{split}: precision {precision:.3} recall {recall:.3} (tp {tp}, fp {fp}, fn {fnn})"
+        );
+        assert!(precision >= floor && recall >= floor, "{split}: {precision:.3} / {recall:.3}");
+    }
+}
