@@ -84,7 +84,7 @@ fuzz_target!(|input: &[u8]| {
         let answer = tinylingo::hook::answer(p, input);
         // `hook::run` prints the platform's "nothing" when there is no answer.
         let printed = answer.or_else(|| p.spec().render_output(None));
-        let block = check_output(p.name(), printed.as_deref());
+        let block = check_output(p, printed.as_deref());
         match &parsed {
             Err(_) => {
                 assert!(block.is_none(), "{}: answered an event it could not parse", p.name())
@@ -92,7 +92,7 @@ fuzz_target!(|input: &[u8]| {
             Ok(event) => {
                 let indexes = tinylingo::hook::Indexes { user: data, project: None };
                 let (out, _) = tinylingo::hook::respond(&f.dedupe, p, &indexes, event);
-                let b = check_output(p.name(), out.as_deref());
+                let b = check_output(p, out.as_deref());
                 if let Some(b) = b {
                     assert!(b.chars().count() <= 300, "over inject.maxChars: {b:?}");
                 }

@@ -156,7 +156,7 @@ fuzz_target!(|input: &[u8]| {
             for p in Platform::ALL {
                 for indexes in [&alone, &merged] {
                     let (out, _) = tinylingo::hook::respond(store, p, indexes, &event);
-                    check_output(p.name(), out.as_deref());
+                    check_output(p, out.as_deref());
                 }
             }
         }

@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 use tinylingo::platform::block::{CLOSE, OPEN};
+use tinylingo::platform::{OutputShape, Platform};
 
 /// Separates the parts of an input.
 pub const SEP: u8 = 0xFF;
@@ -58,28 +59,33 @@ pub fn assert_block(block: &str) {
     }
 }
 
-/// Checks what the hook prints for a platform: `name` is the platform's command-line name.
-/// Returns the injected block, if any.
-pub fn check_output(name: &str, output: Option<&str>) -> Option<String> {
-    let block = match name {
-        "opencode" => output.map(str::to_string),
-        "cursor" => {
+/// Checks what the hook prints for a platform, by the output shape the platform declares (so a
+/// new assistant is checked without a change here). Returns the injected block, tags restored
+/// where the platform sends it without them, so every block is checked the same way.
+pub fn check_output(p: Platform, output: Option<&str>) -> Option<String> {
+    let json = |text: &str| -> Value { serde_json::from_str(text).expect("the answer is JSON") };
+    let context = |v: &Value| v.as_str().expect("context is text").to_string();
+    let (block, tagged) = match p.spec().output {
+        OutputShape::Text => (output.map(str::to_string), true),
+        OutputShape::Cursor => {
             let text = output.expect("Cursor always gets a JSON answer");
-            let v: Value = serde_json::from_str(text).expect("Cursor's answer is JSON");
+            let v = json(text);
             assert_eq!(v["continue"], Value::Bool(true), "{text}");
-            v.get("additional_context").map(|c| c.as_str().expect("context is text").to_string())
+            (v.get("additional_context").map(context), true)
         }
-        _ => output.map(|text| {
-            let v: Value = serde_json::from_str(text).expect("the answer is JSON");
-            let ctx = &v["hookSpecificOutput"]["additionalContext"];
-            ctx.as_str().expect("context is text").to_string()
-        }),
+        OutputShape::TopLevel => {
+            (output.map(|text| context(&json(text)["additionalContext"])), false)
+        }
+        OutputShape::HookSpecific { tags, .. } => (
+            output.map(|text| context(&json(text)["hookSpecificOutput"]["additionalContext"])),
+            tags,
+        ),
     };
-    // Gemini CLI gets the block without our tags (it wraps and escapes the context itself):
-    // wrapped here, it is checked like the others.
+    // Platforms that wrap the context themselves get it without our tags: wrapped here, it is
+    // checked like the others.
     let block = match block {
-        Some(b) if name == "gemini" => {
-            assert!(!b.contains(OPEN) && !b.contains(CLOSE), "tags in Gemini's block: {b:?}");
+        Some(b) if !tagged => {
+            assert!(!b.contains(OPEN) && !b.contains(CLOSE), "tags in {}'s block: {b:?}", p.name());
             Some(format!("{OPEN}\n{b}\n{CLOSE}"))
         }
         other => other,

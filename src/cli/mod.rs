@@ -361,6 +361,7 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
     /// assistant over the Model Context Protocol, on stdin/stdout. The assistants start it
     /// themselves once `tinylingo install --mcp` has registered it.
     #[command(after_help = "Example (what an assistant runs):\n  tinylingo mcp")]
+    #[cfg(feature = "mcp")]
     Mcp,
     /// The hook entry point the assistants run: reads their event on stdin.
     #[command(

@@ -188,6 +188,7 @@ pub(super) fn run(command: Command) -> Result<u8> {
             learn::suggest(&store, since.as_deref(), &assistant, format.get(), verbose)
         }
         Command::Inbox { action, format } => learn::inbox(&store, action, format.get()),
+        #[cfg(feature = "mcp")]
         Command::Mcp => {
             crate::mcp::serve(store)?;
             Ok(SUCCESS)

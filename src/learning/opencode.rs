@@ -10,9 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use rusqlite::{Connection, OpenFlags};
 use serde::Deserialize;
 
+#[cfg(feature = "sqlite")]
 use super::clean;
 use super::rules::Conversation;
 use super::sources::{Assistant, Found};
@@ -49,8 +49,20 @@ pub fn read(home: &Path, after: i64) -> Result<Option<(Vec<Found>, i64)>, String
     if !path.is_file() {
         return Ok(None);
     }
+    read_database(&path, after)
+}
+
+/// Without SQLite compiled in (see Cargo.toml's features), the store is named as skipped.
+#[cfg(not(feature = "sqlite"))]
+fn read_database(_: &Path, _: i64) -> Result<Option<(Vec<Found>, i64)>, String> {
+    Err("this build has no SQLite reader (built without the `sqlite` feature)".into())
+}
+
+#[cfg(feature = "sqlite")]
+fn read_database(path: &Path, after: i64) -> Result<Option<(Vec<Found>, i64)>, String> {
+    use rusqlite::{Connection, OpenFlags};
     let db = Connection::open_with_flags(
-        &path,
+        path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| e.to_string())?;
@@ -103,6 +115,7 @@ pub fn read(home: &Path, after: i64) -> Result<Option<(Vec<Found>, i64)>, String
 }
 
 /// Whether a part is the user's text (else the assistant's), and its text.
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 fn text_part(message: &str, part: &str) -> Option<(bool, String)> {
     #[derive(Deserialize)]
     struct Message {
@@ -124,6 +137,7 @@ fn text_part(message: &str, part: &str) -> Option<(bool, String)> {
     Some((m.role == "user", p.text?))
 }
 
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 fn flush(session: Option<(String, Conversation, bool)>, label: &str, out: &mut Vec<Found>) {
     let Some((id, talk, project)) = session else { return };
     out.extend(talk.found.into_iter().map(|(candidate, line)| Found {
