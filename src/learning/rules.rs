@@ -64,6 +64,7 @@ impl Conversation {
         for (c, _) in &mut self.found[start..] {
             if confirms(text, &c.term) {
                 c.confidence = (c.confidence + CONFIRMED_BONUS).min(MAX_CONFIDENCE);
+                add_named(&mut c.explanation, text, &c.term);
             }
         }
         self.last_turn = 0;
@@ -343,6 +344,42 @@ fn confirms(text: &str, term: &str) -> bool {
         )
     });
     text.contains(term) && OK.is_match(text)
+}
+
+/// The most identifiers and paths a confirmation adds to an explanation.
+const MAX_NAMED: usize = 3;
+
+/// Adds to `explanation` the identifiers and paths that the assistant's confirmation names in
+/// its sentences about `term` and the user's words did not (the spec: the draft comes from the
+/// user's words "and the assistant's confirmation when it names identifiers or paths"): code
+/// spans, paths, file names, `snake_case` and `CamelCase` names. Prose is not taken from it.
+fn add_named(explanation: &mut String, confirmation: &str, term: &str) {
+    static NAMED: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"`([^`\n]{2,80})`|((?:[\w.@~-]+/)+[\w.-]*|[\w-]+\.(?:rs|py|go|ts|tsx|js|json|toml|ya?ml|md|sh|sql|java|kt|rb|c|cc|cpp|h)\b|\b[A-Za-z][a-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b)",
+        )
+    });
+    let prose = super::clean::prose(confirmation);
+    let mut named: Vec<String> = Vec::new();
+    for (sentence, _) in super::clean::sentences(&prose) {
+        if !sentence.contains(term) {
+            continue;
+        }
+        for caps in NAMED.captures_iter(&sentence) {
+            let Some(m) = caps.get(1).or_else(|| caps.get(2)) else { continue };
+            let name = m.as_str().trim_end_matches(['.', ',', ';', ':']);
+            let known = name.is_empty()
+                || name == term
+                || explanation.contains(name)
+                || named.iter().any(|n| n == name);
+            if !known && named.len() < MAX_NAMED {
+                named.push(name.to_string());
+            }
+        }
+    }
+    if !named.is_empty() {
+        explanation.push_str(&format!(" ({})", named.join(", ")));
+    }
 }
 
 // ---- exclusions ------------------------------------------------------------------------------

@@ -60,3 +60,25 @@ fn a_confirmation_raises_confidence() {
     talk.assistant("Got it: blue is the staging cluster.");
     assert!(talk.found[0].0.confidence > before);
 }
+
+#[test]
+fn a_confirmation_adds_the_paths_and_identifiers_it_names() {
+    let mut talk = Conversation::default();
+    talk.user("we call the nightly export job moonbeam", 1);
+    talk.assistant("Got it: moonbeam is the nightly export job in `jobs/export_nightly.py`, run by ExportRunner. Anything else?");
+    let e = &talk.found[0].0.explanation;
+    assert!(e.contains("jobs/export_nightly.py") && e.contains("ExportRunner"), "{e}");
+    // Paths already in the user's words, or in sentences not about the term, are not added.
+    let mut talk = Conversation::default();
+    talk.user("我们项目里把支付网关服务叫做 PX-42，代码在 services/payments/ 下", 1);
+    talk.assistant(
+        "明白：PX-42 是支付网关服务，代码在 services/payments/。另外 src/other.rs 有个告警。",
+    );
+    assert!(!talk.found[0].0.explanation.contains("src/other.rs"));
+    assert_eq!(talk.found[0].0.explanation.matches("services/payments/").count(), 1);
+    // No confirmation, nothing added.
+    let mut talk = Conversation::default();
+    talk.user("we call the nightly export job moonbeam", 1);
+    talk.assistant("The job moonbeam lives in jobs/export_nightly.py");
+    assert!(!talk.found[0].0.explanation.contains("jobs/"));
+}
