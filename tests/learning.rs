@@ -3,12 +3,15 @@
 //! inbox's accept and reject going through `record`.
 
 mod common;
+#[path = "support/llm_server.rs"]
+mod llm_server;
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
 use common::Home;
+use llm_server::{refused_port, LlmServer, Reply};
 use serde_json::Value;
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -214,4 +217,116 @@ fn the_rules_meet_their_precision_and_recall_floors() {
         );
         assert!(precision >= floor && recall >= floor, "{split}: {precision:.3} / {recall:.3}");
     }
+}
+
+// ---- smart: the local model reviews new proposals --------------------------------------------
+
+/// The Claude Code fixtures (two proposals: `PX-42` and `blue`), the model at `endpoint`.
+fn smart_home(endpoint: &str, enabled: bool) -> Home {
+    let home = with_fixtures();
+    home.run(&["config", "smart.endpoint", endpoint]).ok();
+    home.run(&["config", "smart.enabled", if enabled { "true" } else { "false" }]).ok();
+    home
+}
+
+fn suggest_claude(home: &Home) -> common::Output {
+    let out = home.run(&["suggest", "--verbose", "--format", "jsonl", "--assistant", "claude"]);
+    out.ok();
+    out
+}
+
+/// Each proposal's term and explanation, sorted by term.
+fn drafts(stdout: &str) -> Vec<(String, String)> {
+    let mut out: Vec<_> = proposals(stdout)
+        .iter()
+        .map(|p| (p["term"].as_str().unwrap().into(), p["explanation"].as_str().unwrap().into()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The term a review request asked about.
+fn asked_term(request: &llm_server::Recorded) -> String {
+    let prompt = request.prompt().expect("a chat request");
+    let line = prompt.lines().find_map(|l| l.strip_prefix("Term: ")).expect("a Term line");
+    line.to_string()
+}
+
+#[test]
+fn smart_off_sends_nothing() {
+    let server = LlmServer::start(vec![Reply::content(r#"{"verdict":"reject"}"#)]);
+    let home = smart_home(&server.endpoint(), false);
+    let out = suggest_claude(&home);
+    assert_eq!(terms(&out.stdout).len(), 2, "{}", out.stderr);
+    assert!(server.requests().is_empty(), "smart is off: no request");
+    assert!(!fs::read_to_string(home.store().join("inbox.json")).unwrap().contains("\"smart\""));
+}
+
+#[test]
+fn smart_rejects_and_tightens_once_per_proposal() {
+    let tightened = "支付网关服务，代码在 services/payments/";
+    let server = LlmServer::start(vec![
+        Reply::content(r#"{"verdict":"reject"}"#),
+        Reply::content(format!(
+            r#"<think>short</think>{{"verdict":"tighten","explanation":"{tightened}"}}"#
+        )),
+        Reply::content(r#"{"verdict":"keep"}"#),
+    ]);
+    let home = smart_home(&server.endpoint(), true);
+    let out = suggest_claude(&home);
+    let asked: Vec<String> = server.requests().iter().map(asked_term).collect();
+    assert_eq!(asked.len(), 2, "one request per proposal: {asked:?}");
+    let left = proposals(&out.stdout);
+    assert_eq!(left.len(), 1, "the rejected one is gone: {}", out.stdout);
+    assert_eq!(left[0]["term"], asked[1].as_str());
+    assert_eq!(left[0]["explanation"], tightened);
+    assert!(out.stderr.contains("tightened 1, rejected 1"), "{}", out.stderr);
+
+    // A verdict is remembered: a rescan of everything asks nothing, and the rejected term does
+    // not come back.
+    fs::remove_file(home.store().join("scanned.json")).unwrap();
+    let again = suggest_claude(&home);
+    assert_eq!(server.requests().len(), 2, "never sent twice");
+    assert_eq!(terms(&again.stdout), terms(&out.stdout));
+    assert_eq!(proposals(&again.stdout)[0]["explanation"], tightened);
+}
+
+#[test]
+fn smart_keeps_the_draft_when_the_answer_is_unusable() {
+    let secret = ["sk-proj-", &"a1B2c3D4".repeat(6)].concat();
+    let server = LlmServer::start(vec![
+        Reply::content("Sure, that looks fine to me."),
+        Reply::content(format!(r#"{{"verdict":"tighten","explanation":"key {secret}"}}"#)),
+    ]);
+    let home = smart_home(&server.endpoint(), true);
+    let plain = with_fixtures();
+    let before = drafts(&suggest_claude(&plain).stdout);
+    let out = suggest_claude(&home);
+    assert_eq!(server.requests().len(), 2, "an unparsable answer does not stop the others");
+    assert_eq!(drafts(&out.stdout), before, "both drafts unchanged");
+    assert!(out.stderr.contains("smart: unchanged") && out.stderr.contains("not a verdict"));
+    assert!(out.stderr.contains("looks like a credential"), "{}", out.stderr);
+    assert!(!fs::read_to_string(home.store().join("inbox.json")).unwrap().contains(&secret));
+}
+
+#[test]
+fn smart_with_the_server_down_keeps_the_drafts_and_asks_again_later() {
+    let down = format!("http://127.0.0.1:{}/v1/chat/completions", refused_port());
+    let home = smart_home(&down, true);
+    let plain = with_fixtures();
+    let before = drafts(&suggest_claude(&plain).stdout);
+    let out = suggest_claude(&home);
+    assert_eq!(drafts(&out.stdout), before);
+    assert!(out.stderr.contains("connection refused"), "{}", out.stderr);
+    assert!(out.stderr.contains("1 more not asked"), "{}", out.stderr);
+    // Not a verdict: the next scan asks, and this time the model answers.
+    let server = LlmServer::start(vec![
+        Reply::content(r#"{"verdict":"keep"}"#),
+        Reply::content(r#"{"verdict":"keep"}"#),
+    ]);
+    home.run(&["config", "smart.endpoint", &server.endpoint()]).ok();
+    let later = suggest_claude(&home);
+    assert_eq!(server.requests().len(), 2);
+    assert_eq!(drafts(&later.stdout), before);
+    assert!(later.stderr.contains("kept 2"), "{}", later.stderr);
 }

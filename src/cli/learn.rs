@@ -68,10 +68,23 @@ pub fn suggest(
         .ok_or_else(|| Error::bad_input("cannot find the home folder: HOME is not set", None))?;
     let options = learning::Options { since, assistants: chosen };
     let (inbox, report) = learning::suggest(store, &home, &options)?;
+    let reviewed = &report.reviewed;
     if verbose {
         for why in &report.skipped {
             eprintln!("skipped: {why}");
         }
+        for why in &reviewed.failed {
+            eprintln!("smart: unchanged, {why}");
+        }
+    }
+    if reviewed.kept + reviewed.tightened + reviewed.rejected + reviewed.failed.len() > 0 {
+        eprintln!(
+            "The local model kept {}, tightened {}, rejected {} proposal(s){}.",
+            reviewed.kept,
+            reviewed.tightened,
+            reviewed.rejected,
+            if reviewed.failed.is_empty() { "" } else { "; some were not reviewed (--verbose)" }
+        );
     }
     let pending = inbox.pending();
     eprintln!(

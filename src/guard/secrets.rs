@@ -16,8 +16,10 @@
 //! # For every way in
 //!
 //! * [`scan`]`(text) -> Option<Finding>`: the first credential in a text, if any, with the
-//!   rule, the 1-based character position and a masked excerpt. Callers that drop rather than
-//!   refuse (`suggest`) use this.
+//!   rule, the 1-based character position and a masked excerpt.
+//! * [`looks_like_secret`]`(text) -> bool`: [`scan`], or a second, broader, drop-only tier
+//!   (shorter token bodies, `password: …` of any shape, 密码是 …). `suggest` drops a proposal
+//!   by it; it never refuses a write.
 //! * [`screen`]`(term, explanation, policy)`: the same on an entry, as the refusal a write
 //!   returns ([`Error::Refused`], exit 1), its hint chosen by [`Policy`]. `record` (both
 //!   glossaries), `import` and the MCP `record` tool call it.
@@ -220,6 +222,32 @@ pub fn scan(text: &str) -> Option<Finding> {
     })
 }
 
+/// The second, drop-only tier: shapes that are too often prose to refuse a person's `record`
+/// by, but cheap to be wrong about where a text is only dropped (`suggest` drops a proposal
+/// that matches either tier, [`looks_like_secret`]). Token prefixes with a shorter body than
+/// the refusing rules ask, a private key block's header alone, `password: xxxxxx` values of any
+/// shape, and Chinese 密码是 … sentences.
+const DROP_ONLY: &[&str] = &[
+    r"(?-u)\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}",
+    r"(?-u)\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}",
+    r"(?-u)\bxox[abpr]-[A-Za-z0-9-]{10,}",
+    r"(?-u)\bAKIA[0-9A-Z]{16}",
+    r"(?-u)\bAIza[0-9A-Za-z_-]{30,}",
+    r"(?-u)-----BEGIN [A-Z ]*PRIVATE KEY",
+    r"(?i)(?:password|passwd|secret|token|api[_-]?key)\s*[:=]\s*\S{6,}",
+    r"(?:密码|口令|密钥)\s*(?:是|为|[:：=])\s*\S{4,}",
+];
+
+static DROP_ONLY_SET: LazyLock<RegexSet> =
+    LazyLock::new(|| RegexSet::new(DROP_ONLY).expect("the drop-only rules compile"));
+
+/// Whether `text` holds a credential by either tier: the refusing rules ([`scan`]) or the
+/// broader drop-only ones. For callers that drop a text rather than refuse it (`suggest`);
+/// never for refusing a write.
+pub fn looks_like_secret(text: &str) -> bool {
+    DROP_ONLY_SET.is_match(text.as_bytes()) || scan(text).is_some()
+}
+
 /// The first characters of a secret (at most 4, and at most a quarter of it), then `…` and
 /// its length: enough to find it in the text, too little to use it.
 pub fn mask(secret: &str) -> String {
@@ -411,6 +439,23 @@ mod tests {
         assert_eq!(f.chars, 40);
         assert!(!f.masked.contains(&token[4..12]), "{}", f.masked);
         assert!(!f.to_string().contains(&token[..20]));
+    }
+
+    #[test]
+    fn the_drop_only_tier_is_broader_and_refuses_nothing() {
+        for text in [
+            "key is sk-proj-abcdefghijklmnop1234",
+            "password: hunter2hunter2",
+            "数据库密码是 Abc12345",
+            "-----BEGIN RSA PRIVATE KEY",
+        ] {
+            assert!(looks_like_secret(text), "{text}");
+            assert!(screen("t", text, Policy::Project).is_ok(), "{text}");
+        }
+        for text in ["the staging cluster blue", "token bucket rate limiter", "密码学模块"] {
+            assert!(!looks_like_secret(text), "{text}");
+        }
+        assert!(looks_like_secret(&format!("x {}", fake(&["gh", "p_"].concat(), 36))));
     }
 
     #[test]

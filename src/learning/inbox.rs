@@ -16,6 +16,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::confirm::SmartVerdict;
 use super::Kind;
 use crate::error::{Error, Result};
 use crate::ops::duplicates::words::same_term;
@@ -59,6 +60,9 @@ pub struct Proposal {
     /// counts a session once.
     #[serde(default)]
     pub sessions: Vec<String>,
+    /// The local model's verdict, once it gave one (`smart` on): never asked again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smart: Option<SmartVerdict>,
 }
 
 /// The fields of a proposal, in the order every machine format prints them (the README's
@@ -143,8 +147,11 @@ impl Inbox {
                 }
             }
             old.seen = old.sessions.len().max(1);
-            if old.status == Status::Pending && new.confidence > old.confidence {
-                // The clearer statement of the same term explains it better.
+            // A clearer statement replaces the draft, unless the model already reviewed it.
+            if old.status == Status::Pending
+                && old.smart.is_none()
+                && new.confidence > old.confidence
+            {
                 old.explanation = new.explanation;
                 old.confidence = new.confidence;
                 old.kind = new.kind;
@@ -227,6 +234,7 @@ mod tests {
             scope_hint: "user".into(),
             status: Status::Pending,
             sessions: vec![session.into()],
+            smart: None,
         }
     }
 

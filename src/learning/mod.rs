@@ -15,6 +15,7 @@
 //! * The hook never reads any of this.
 
 pub mod clean;
+pub mod confirm;
 pub mod decide;
 pub mod inbox;
 pub mod opencode;
@@ -51,40 +52,5 @@ impl Kind {
 }
 
 /// Whether a proposal's text holds a credential: such a proposal is dropped, never stored.
-///
-/// The guard's scanner ([`crate::guard::secrets::scan`], the rules `record` refuses by) decides
-/// first. A proposal is only dropped, never refused, so a broader net is cheap here: the
-/// pattern below also drops short `password:` values and Chinese 密码是 … sentences, which the
-/// guard leaves alone so as never to refuse a person's own prose.
-pub fn looks_like_secret(text: &str) -> bool {
-    if crate::guard::secrets::scan(text).is_some() {
-        return true;
-    }
-    static SECRET: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r"(?i)(?:sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{10,}|ghp_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abpr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|-----BEGIN [A-Z ]*PRIVATE KEY|(?:password|passwd|secret|token|api[_-]?key)\s*[:=]\s*\S{6,}|(?:密码|口令|密钥)\s*(?:是|为|[:：=])\s*\S{4,})",
-        )
-        .expect("valid pattern")
-    });
-    SECRET.is_match(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::looks_like_secret;
-
-    #[test]
-    fn credentials_are_recognised_and_prose_is_not() {
-        for s in [
-            "key is sk-proj-abcdefghijklmnop1234",
-            "password: hunter2hunter2",
-            "数据库密码是 Abc12345",
-            "AKIAABCDEFGHIJKLMNOP",
-        ] {
-            assert!(looks_like_secret(s), "{s}");
-        }
-        for s in ["the staging cluster blue", "token bucket rate limiter", "密码学模块"] {
-            assert!(!looks_like_secret(s), "{s}");
-        }
-    }
-}
+/// Both tiers of the guard's table decide ([`crate::guard::secrets::looks_like_secret`]).
+pub use crate::guard::secrets::looks_like_secret;

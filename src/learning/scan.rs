@@ -19,6 +19,7 @@ use super::rules::Conversation;
 use super::sources::{self, Assistant, Found, Parser, Turn};
 use super::{clean, looks_like_secret, opencode};
 use crate::error::Result;
+use crate::store::config::Config;
 use crate::store::{Glossary, Store};
 
 /// What `suggest` is asked to do.
@@ -42,6 +43,8 @@ pub struct Report {
     pub skipped: Vec<String>,
     /// New pending proposals this scan added.
     pub added: usize,
+    /// What the local model said about the proposals it had not reviewed (`smart` on).
+    pub reviewed: super::confirm::Reviewed,
 }
 
 /// Per-file progress, kept in `scanned.json`.
@@ -67,9 +70,20 @@ struct Scanned {
     opencode_seen: Vec<u64>,
 }
 
-/// Scans the sources, adds new proposals to the inbox and returns the inbox and what the scan
-/// did. `home` is where the assistants keep their stores (the user's home folder).
+/// Scans the sources, adds new proposals to the inbox, has the local model review the ones it
+/// has not seen when `smart` is on ([`super::confirm`]), and returns the inbox and what the
+/// scan did. `home` is where the assistants keep their stores (the user's home folder).
 pub fn suggest(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)> {
+    let (inbox, mut report) = scan(store, home, options)?;
+    let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
+    if !settings.smart.enabled {
+        return Ok((inbox, report));
+    }
+    report.reviewed = super::confirm::review(store, &settings.smart)?;
+    Ok((Inbox::load(store)?, report))
+}
+
+fn scan(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)> {
     let mut report = Report::default();
     let scanned_path = store.dir().join(SCANNED_FILE);
     let mut scanned: Scanned = read_json(&scanned_path).unwrap_or_default();
@@ -186,6 +200,7 @@ fn proposal(f: Found, glossary: &Glossary) -> Option<Proposal> {
         scope_hint: if f.project { "project" } else { "user" }.to_string(),
         status: Status::Pending,
         sessions: vec![f.session],
+        smart: None,
     })
 }
 

@@ -322,6 +322,13 @@ pub fn parse_scores(content: &str, n: usize) -> Option<Vec<f64>> {
     Some(scores)
 }
 
+/// One chat-completions call with `prompt` as the user's whole message, answered in at most
+/// `max_tokens`: the answer's text with reasoning blocks and code fences removed (what a
+/// caller with a prompt of its own parses). `req.template` is not used.
+pub fn ask(req: &LlmRequest, prompt: &str, max_tokens: u32) -> Result<String, LlmError> {
+    Ok(strip_fences(&strip_think(&chat(req, prompt, max_tokens)?)))
+}
+
 /// One chat-completions call with `prompt` as the user's message, answered in at most
 /// `max_tokens`: the answer's text.
 fn chat(req: &LlmRequest, prompt: &str, max_tokens: u32) -> Result<String, LlmError> {
