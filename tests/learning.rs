@@ -219,6 +219,58 @@ fn the_rules_meet_their_precision_and_recall_floors() {
     }
 }
 
+// ---- Gemini CLI: older whole-file sessions, and rewinds -----------------------------------------
+
+/// A home whose Gemini CLI store holds the fixture folder `name` (tests/fixtures/sessions/).
+fn with_gemini(name: &str) -> Home {
+    let home = Home::new();
+    copy_dir(&root().join("tests/fixtures/sessions").join(name), &home.path().join(".gemini/tmp"));
+    home
+}
+
+#[test]
+fn an_older_whole_file_gemini_session_is_read_whole_and_again_only_when_it_changes() {
+    let home = with_gemini("gemini-legacy");
+    let out = home.run(&["suggest", "--format", "jsonl"]);
+    out.ok();
+    assert_eq!(terms(&out.stdout), ["PX-42", "blue"].map(String::from).into(), "{}", out.stderr);
+    for p in proposals(&out.stdout) {
+        assert_eq!(p["assistant"], "gemini");
+        // The line its record starts on in the pretty-printed file.
+        assert!(p["source"]["line"].as_u64().unwrap() > 6, "{p}");
+        assert!(p["confidence"].as_f64().unwrap() > 0.9, "confirmed: {p}");
+    }
+    assert!(home.run(&["suggest"]).stderr.starts_with("Read 0 file(s)"));
+    // Rewritten to the same size: its time says it changed, and it is read again, whole.
+    let chats = home.path().join(".gemini/tmp/project/chats");
+    let file = fs::read_dir(&chats).unwrap().next().unwrap().unwrap().path();
+    let f = fs::File::options().write(true).open(&file).unwrap();
+    f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5)).unwrap();
+    let again = home.run(&["suggest", "--format", "jsonl"]);
+    assert!(again.stderr.starts_with("Read 1 file(s)"), "{}", again.stderr);
+    assert!(proposals(&again.stdout).iter().all(|p| p["seen"] == 1), "one session");
+    // Resuming it, a newer Gemini CLI copies it into a `.jsonl` of the same name: one session.
+    let jsonl = file.with_extension("jsonl");
+    let line = r#"{"id":"189efd52-5e10-4d24-b36f-92eb737bcc49","timestamp":"2026-11-26T00:27:38.108Z","type":"user","content":[{"text":"我们项目里把支付网关服务叫做 PX-42，代码在 services/payments/ 下"}]}"#;
+    fs::write(&jsonl, format!("{line}\n")).unwrap();
+    let resumed = home.run(&["suggest", "--format", "jsonl"]);
+    assert!(proposals(&resumed.stdout).iter().all(|p| p["seen"] == 1), "{}", resumed.stdout);
+    // Too large to read whole: skipped and named, not an error.
+    let big = chats.join("session-2026-11-26T01-00-00000000.json");
+    fs::File::create(&big).unwrap().set_len(40 << 20).unwrap();
+    let out = home.run(&["suggest", "--verbose"]);
+    out.ok();
+    assert!(out.stderr.contains("session-2026-11-26T01-00-00000000.json: 40 MB"), "{}", out.stderr);
+}
+
+#[test]
+fn a_gemini_rewind_discards_what_came_after_the_record_it_names() {
+    let home = with_gemini("gemini-rewind");
+    let out = home.run(&["suggest", "--format", "jsonl"]);
+    out.ok();
+    assert_eq!(terms(&out.stdout), ["zed", "rho"].map(String::from).into(), "{}", out.stderr);
+}
+
 // ---- smart: the local model reviews new proposals --------------------------------------------
 
 /// The Claude Code fixtures (two proposals: `PX-42` and `blue`), the model at `endpoint`.

@@ -56,6 +56,13 @@ impl Conversation {
         self.last_turn = self.found.len() - before;
     }
 
+    /// Forgets what was found after the first `keep` candidates (the session was rewound).
+    pub fn rewind(&mut self, keep: usize) {
+        self.found.truncate(keep);
+        self.asked = None;
+        self.last_turn = 0;
+    }
+
     /// An assistant turn: a question about a word sets up the next user turn as its answer; a
     /// confirmation naming the term just proposed raises its confidence.
     pub fn assistant(&mut self, text: &str) {

@@ -53,6 +53,25 @@ struct Progress {
     len: u64,
     offset: u64,
     line: u64,
+    /// Modification time (ms since the epoch): a whole-file session rewritten to the same size
+    /// is read again.
+    #[serde(default)]
+    mtime: u64,
+}
+
+/// A whole-file session larger than this is skipped (and named): it is read into memory.
+const MAX_WHOLE_FILE: u64 = 32 << 20;
+
+/// Whether the file is read whole rather than line by line (Gemini CLI's older `.json`).
+fn whole(assistant: Assistant, key: &str) -> bool {
+    assistant == Assistant::Gemini && key.ends_with(".json")
+}
+
+fn mtime_ms(meta: &std::fs::Metadata) -> u64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -105,8 +124,17 @@ fn scan(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)
             continue;
         };
         let old = scanned.files.get(&key).cloned().unwrap_or_default();
-        if meta.len() == old.len && old.len > 0 {
+        let whole = whole(assistant, &key);
+        if meta.len() == old.len && old.len > 0 && (!whole || mtime_ms(&meta) == old.mtime) {
             report.unchanged += 1;
+            continue;
+        }
+        if whole && meta.len() > MAX_WHOLE_FILE {
+            report.skipped.push(format!(
+                "{key}: {} MB, over the {} MB read whole",
+                meta.len() >> 20,
+                MAX_WHOLE_FILE >> 20
+            ));
             continue;
         }
         if let (Some(since), Ok(modified)) = (options.since, meta.modified()) {
@@ -114,8 +142,9 @@ fn scan(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)
                 continue;
             }
         }
-        // Shorter than what was read: rewritten or truncated; read it again from the start.
-        let start = if meta.len() < old.offset { Progress::default() } else { old };
+        // Shorter than what was read: rewritten or truncated; read it again from the start (a
+        // whole-file session always is).
+        let start = if whole || meta.len() < old.offset { Progress::default() } else { old };
         todo.push((assistant, path, key, start));
     }
     let results = read_all(todo);
@@ -227,20 +256,33 @@ fn read_all(todo: Vec<(Assistant, PathBuf, String, Progress)>) -> Vec<(String, O
     })
 }
 
-/// Reads one file from `from` to its last whole line.
+/// Reads one file from `from` to its last whole line (a whole-file session: all of it).
 fn read_file(assistant: Assistant, path: &Path, key: &str, from: Progress) -> Outcome {
     let mut file = File::open(path).map_err(|e| format!("cannot open: {e}"))?;
-    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    let (len, mtime) = (meta.len(), mtime_ms(&meta));
+    let mut session = Session::new(assistant, key);
+    if whole(assistant, key) {
+        let mut text = String::with_capacity(len as usize);
+        std::io::Read::read_to_string(&mut file, &mut text)
+            .map_err(|e| format!("read failed: {e}"))?;
+        let (turns, garbled) = sources::gemini_whole(&text)
+            .map_err(|_| "not a Gemini CLI session (a JSON object with messages)".to_string())?;
+        for (turn, line) in turns {
+            session.turn(turn, line);
+        }
+        let progress = Progress { len, offset: len, line: 0, mtime };
+        return Ok((progress, text.len() as u64, session.found(), garbled));
+    }
     file.seek(SeekFrom::Start(from.offset)).map_err(|e| e.to_string())?;
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     let mut parser = Parser::new(assistant);
-    let mut talk = Conversation::default();
-    let mut whens: Vec<Option<String>> = Vec::new();
+    // Gemini: where each record's proposals start, for a `$rewindTo` naming it.
+    let mut marks: Vec<(String, usize)> = Vec::new();
     let (mut offset, mut line) = (from.offset, from.line);
     let (mut safe_offset, mut safe_line) = (offset, line);
     let mut buf = Vec::with_capacity(64 * 1024);
     let mut garbled = 0usize;
-    let mut project = false;
     loop {
         buf.clear();
         let n = reader.read_until(b'\n', &mut buf).map_err(|e| format!("read failed: {e}"))?;
@@ -253,39 +295,89 @@ fn read_file(assistant: Assistant, path: &Path, key: &str, from: Progress) -> Ou
             garbled += 1;
             continue;
         };
+        let before = session.talk.found.len();
         match parser.line(text.trim_end_matches(['\n', '\r'])) {
-            Ok(Some(Turn { user, text, when, in_project })) => {
-                project |= in_project;
-                if user {
-                    talk.user(&clean::prose(&text), line);
-                    whens.resize(talk.found.len(), when);
-                } else {
-                    talk.assistant(&text);
-                }
-            }
-            Ok(None) => project |= parser.in_project,
+            Ok(Some(turn)) => session.turn(turn, line),
+            Ok(None) => session.project |= parser.in_project,
             Err(_) => garbled += 1,
+        }
+        if let Some(id) = parser.last_id.take() {
+            marks.push((id, before));
+        }
+        if let Some(turns) = parser.checkpoint.take() {
+            session.rewind(0);
+            marks.clear();
+            for turn in turns {
+                session.turn(turn, line);
+            }
+        }
+        if let Some(to) = parser.rewind.take() {
+            // Gemini CLI's replay: the named record and all after it go; a name not found
+            // here was read by an earlier scan (all of this part comes after it) or is unknown
+            // (Gemini CLI then clears the session): either way this part goes. What an earlier
+            // scan already proposed stays in the inbox.
+            let at = marks.iter().position(|(id, _)| *id == to);
+            session.rewind(at.map_or(0, |at| marks[at].1));
+            marks.truncate(at.unwrap_or(0));
         }
         if parser.idle() {
             (safe_offset, safe_line) = (offset, line);
         }
     }
-    let found = talk
-        .found
-        .into_iter()
-        .zip(whens)
-        .map(|((candidate, line), when)| Found {
-            candidate,
-            assistant,
-            path: key.to_string(),
-            line,
-            when,
-            session: key.to_string(),
-            project,
-        })
-        .collect();
-    let progress = Progress { len, offset: safe_offset, line: safe_line };
-    Ok((progress, offset - from.offset, found, garbled))
+    let progress = Progress { len, offset: safe_offset, line: safe_line, mtime };
+    Ok((progress, offset - from.offset, session.found(), garbled))
+}
+
+/// What one file's turns have yielded so far.
+struct Session<'k> {
+    assistant: Assistant,
+    key: &'k str,
+    talk: Conversation,
+    whens: Vec<Option<String>>,
+    project: bool,
+}
+
+impl<'k> Session<'k> {
+    fn new(assistant: Assistant, key: &'k str) -> Self {
+        Session { assistant, key, talk: Conversation::default(), whens: Vec::new(), project: false }
+    }
+
+    fn turn(&mut self, Turn { user, text, when, in_project }: Turn, line: u64) {
+        self.project |= in_project;
+        if user {
+            self.talk.user(&clean::prose(&text), line);
+            self.whens.resize(self.talk.found.len(), when);
+        } else {
+            self.talk.assistant(&text);
+        }
+    }
+
+    fn rewind(&mut self, keep: usize) {
+        self.talk.rewind(keep);
+        self.whens.truncate(keep);
+    }
+
+    fn found(self) -> Vec<Found> {
+        let (assistant, key, project) = (self.assistant, self.key, self.project);
+        // Resuming an old `.json` session makes Gemini CLI copy it into a `.jsonl` of the same
+        // name: one session, counted once.
+        let session = key.strip_suffix(".jsonl").map_or(key.to_string(), |k| format!("{k}.json"));
+        let session = if assistant == Assistant::Gemini { session } else { key.to_string() };
+        self.talk
+            .found
+            .into_iter()
+            .zip(self.whens)
+            .map(|((candidate, line), when)| Found {
+                candidate,
+                assistant,
+                path: key.to_string(),
+                line,
+                when,
+                session: session.clone(),
+                project,
+            })
+            .collect()
+    }
 }
 
 fn since_ms(since: Option<SystemTime>) -> i64 {

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | Claude Code | `~/.claude/projects/*/*.jsonl` | `type:"user"` records whose `message.content` is text (not `tool_result`), not `isMeta`/`isSidechain`; `queue-operation`/`last-prompt` repeat the prompt and are skipped; our context arrives as an `attachment` record and is skipped |
 //! | Codex CLI | `${CODEX_HOME:-~/.codex}/sessions/**/rollout-*.jsonl` | `response_item` messages of role `user` whose `content_item_kinds` are all `user.*` (AGENTS.md and the environment come as a user message of other kinds; our context as a `developer` message); `event_msg` `user_message` in releases without `response_item` prompts |
-//! | Gemini CLI | `~/.gemini/tmp/*/chats/session-*.jsonl` | `type:"user"` records: `displayContent` (the prompt without our `<hook_context>`), else `content`'s text parts (not `functionResponse`); `$set` records (session context, metadata) are skipped, a record id seen before is skipped |
+//! | Gemini CLI | `~/.gemini/tmp/*/chats/session-*.jsonl` (before 0.39: whole `session-*.json`, [`gemini_whole`]) | `type:"user"` records: `displayContent` (the prompt without our `<hook_context>`), else `content`'s text parts (not `functionResponse`); `$set` of `messages` replaces what came before (a checkpoint; its first message is the session context), other `$set`s are metadata; `$rewindTo` discards the record it names and all after it; a record id seen before is skipped |
 //! | the thread journal | `threads/thread-*.md` | the fenced prompt under each entry's `### 用户请求` heading |
 
 use std::collections::HashSet;
@@ -65,8 +65,9 @@ pub fn files(assistant: Assistant, home: &Path, store: &Store) -> Result<Vec<Pat
                 .map_or_else(|| home.join(".codex"), PathBuf::from);
             (codex.join("sessions"), 4, |n| n.starts_with("rollout-") && n.ends_with(".jsonl"))
         }
+        // `.json`: the whole-file sessions of releases before 0.39 ([`gemini_whole`]).
         Assistant::Gemini => (home.join(".gemini").join("tmp"), 3, |n| {
-            n.starts_with("session-") && n.ends_with(".jsonl")
+            n.starts_with("session-") && (n.ends_with(".jsonl") || n.ends_with(".json"))
         }),
         Assistant::Journal => {
             let dir = crate::journal::Journal::of(store)
@@ -130,6 +131,12 @@ pub struct Parser {
     /// The session works in a git project.
     pub in_project: bool,
     journal: JournalState,
+    /// Gemini: the id of the record the last line held (a later `$rewindTo` may name it).
+    pub last_id: Option<String>,
+    /// Gemini: a `$rewindTo` record's id: that record and everything after it are discarded.
+    pub rewind: Option<String>,
+    /// Gemini: a checkpoint's turns (`$set` of `messages`): they replace all before them.
+    pub checkpoint: Option<Vec<Turn>>,
 }
 
 #[derive(Debug, Default, PartialEq)]
@@ -152,7 +159,15 @@ type Line = std::result::Result<Option<Turn>, Garbled>;
 
 impl Parser {
     pub fn new(assistant: Assistant) -> Parser {
-        Parser { assistant, ids: HashSet::new(), in_project: false, journal: JournalState::Outside }
+        Parser {
+            assistant,
+            ids: HashSet::new(),
+            in_project: false,
+            journal: JournalState::Outside,
+            last_id: None,
+            rewind: None,
+            checkpoint: None,
+        }
     }
 
     /// Whether a scan may stop after the last line (no entry half read).
@@ -212,13 +227,47 @@ impl Parser {
     }
 
     fn gemini(&mut self, line: &str) -> Line {
-        // `$set` (the session context, metadata) and `$rewindTo` records are not turns.
+        // Gemini CLI replays its store: a `$rewindTo` record discards the record it names and
+        // all after it; a `$set` of `messages` is a checkpoint that replaces every message read
+        // so far (the first one holds the session context); other `$set`s are metadata. The
+        // caller drops what the discarded records proposed.
         if line.starts_with(r#"{"$"#) {
+            #[derive(Deserialize)]
+            struct Meta<'a> {
+                #[serde(rename = "$rewindTo")]
+                rewind: Option<String>,
+                #[serde(rename = "$set", borrow)]
+                set: Option<Set<'a>>,
+            }
+            #[derive(Deserialize)]
+            struct Set<'a> {
+                #[serde(borrow)]
+                messages: Option<Vec<&'a RawValue>>,
+            }
+            let meta: Meta = serde_json::from_str(line).map_err(|_| Garbled)?;
+            self.rewind = meta.rewind;
+            if let Some(messages) = meta.set.and_then(|s| s.messages) {
+                self.ids.clear();
+                let mut turns = Vec::new();
+                for m in messages {
+                    if let Some(turn) = self.gemini_record(m.get())? {
+                        turns.push(turn);
+                    }
+                }
+                self.last_id = None;
+                self.checkpoint = Some(turns);
+            }
             return Ok(None);
         }
         if !(line.contains(r#""type":"user""#) || line.contains(r#""type":"gemini""#)) {
             return Ok(None);
         }
+        self.gemini_record(line)
+    }
+
+    /// One Gemini message record (a line of a `.jsonl` session, or an element of a whole
+    /// `.json` session's `messages`).
+    fn gemini_record(&mut self, line: &str) -> Line {
         #[derive(Deserialize)]
         struct Record<'a> {
             id: Option<String>,
@@ -235,6 +284,10 @@ impl Parser {
             if !self.ids.insert(id.clone()) {
                 return Ok(None);
             }
+        }
+        self.last_id.clone_from(&r.id);
+        if !matches!(r.kind, "user" | "gemini") {
+            return Ok(None); // info, error, warning: the client's own notes
         }
         let user = r.kind == "user";
         let Some(content) = (if user { r.display.or(r.content) } else { r.content }) else {
@@ -276,6 +329,35 @@ impl Parser {
         self.journal = next;
         turn
     }
+}
+
+/// The turns of a whole-file Gemini CLI session (`session-*.json`, releases before 0.39: one
+/// JSON object, pretty-printed, whose `messages` are the records the `.jsonl` store writes one a
+/// line). `Err` when the file is not such an object.
+///
+/// Each turn comes with the line of the file its record starts on.
+pub fn gemini_whole(text: &str) -> std::result::Result<(Vec<(Turn, u64)>, usize), Garbled> {
+    #[derive(Deserialize)]
+    struct Whole<'a> {
+        #[serde(borrow)]
+        messages: Vec<&'a RawValue>,
+    }
+    let whole: Whole = serde_json::from_str(text).map_err(|_| Garbled)?;
+    let mut parser = Parser::new(Assistant::Gemini);
+    let (mut turns, mut garbled) = (Vec::new(), 0);
+    let (mut line, mut counted) = (1u64, 0usize);
+    for message in whole.messages {
+        // A borrowed raw value is a slice of `text`: its offset gives its line.
+        let at = message.get().as_ptr() as usize - text.as_ptr() as usize;
+        line += text.as_bytes()[counted..at].iter().filter(|&&b| b == b'\n').count() as u64;
+        counted = at;
+        match parser.gemini_record(message.get()) {
+            Ok(Some(turn)) => turns.push((turn, line)),
+            Ok(None) => {}
+            Err(_) => garbled += 1,
+        }
+    }
+    Ok((turns, garbled))
 }
 
 fn codex(line: &str) -> Line {
