@@ -322,7 +322,9 @@ tinylingo thread show --last 5\n  tinylingo thread off")]
 Claude Code, Codex CLI, Gemini CLI and OpenCode, and the thread journal (read-only), finds \
 where you defined a term, corrected the assistant or set a standing rule, and adds proposals \
 to the inbox; then prints the pending ones. Rules, not a model: no token is spent. Nothing \
-reaches a model before you accept it.\n\nExamples:\n  tinylingo suggest\n  \
+reaches a model before you accept it, unless smart is on: then your local model (smart.endpoint) \
+reviews each new proposal once (keep, tighten its explanation, or reject it); an error or an \
+unusable answer keeps the proposal as it is (named with --verbose).\n\nExamples:\n  tinylingo suggest\n  \
 tinylingo suggest --since 7d --assistant claude --assistant codex\n  \
 tinylingo suggest --format jsonl")]
     Suggest {
@@ -334,7 +336,8 @@ tinylingo suggest --format jsonl")]
         assistant: Vec<String>,
         #[command(flatten)]
         format: FormatArgs,
-        /// Name every source or file skipped (missing, unreadable, garbled lines) on stderr.
+        /// Name every source or file skipped (missing, unreadable, garbled lines, too large) and
+        /// every proposal the local model left unreviewed, and why, on stderr.
         #[arg(short, long)]
         verbose: bool,
     },

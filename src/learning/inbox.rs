@@ -9,6 +9,9 @@
 //!   "status": "pending", "sessions": ["…", "…"]}]}
 //! ```
 //!
+//! A proposal the local model reviewed (`smart` on, [`super::confirm`]) also has `"smart":
+//! "kept" | "tightened" | "rejected"`.
+//!
 //! Written atomically under the store's lock, like every file of the store.
 
 use std::path::Path;
