@@ -4,10 +4,13 @@
 
 /// Tags whose whole content was put there by a program, not typed by the user: our own
 /// injection (`<system-reminder>` holding `[TinyLingo]`, Gemini's `<hook_context>`), Claude
-/// Code's reminders and slash-command records, Codex's environment and instructions.
+/// Code's reminders and slash-command records, Codex's environment and instructions, Gemini
+/// CLI's session context.
 const INJECTED_TAGS: &[&str] = &[
     "system-reminder",
     "hook_context",
+    // Gemini CLI's session context (the first message of its checkpoint record).
+    "session_context",
     "environment_context",
     "user_instructions",
     "user_shell_command",

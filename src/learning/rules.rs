@@ -111,6 +111,15 @@ static ZH_MEANS: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们的|咱们的?|我们|我说的|我们说的|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*[，,]?\s*(?:指的是|是指|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
     ))
 });
+/// "X 在我们这儿简称为 Y", "X 大家都简称 Y": an abbreviation without 把.
+static ZH_ABBR: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^([^，,。；;：:！!？?]{{2,30}}?)\s*(?:在我们这儿|在我们这里|在我们组里|在项目里|在这里|在这儿|我们都|我们|大家都|大家|一般都|一般)?\s*(?:简称为|简称|简写为|缩写为)\s*{T}(?:[，,]\s*(.*))?$"
+    ))
+});
+/// Past events ("上周我们把这个问题简称为…，后来发现不是"): a story, not a definition.
+static ZH_NARRATIVE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:上周|上个月|去年|前几天|当时|曾经|后来发现|后来才)"));
 static ZH_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(r"^{T}\s*是\s*(.{{2,60}}?)\s*的(?:简称|缩写|叫法|代号|别名|代称)"))
 });
@@ -141,6 +150,9 @@ static EN_HERE_IS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn definition(s: &str) -> Option<Candidate> {
+    if ZH_NARRATIVE.is_match(s) {
+        return None;
+    }
     if let Some(c) = ZH_CALL.captures(s) {
         let what = c.get(1)?.as_str();
         let term = c.get(2)?.as_str();
@@ -149,6 +161,10 @@ fn definition(s: &str) -> Option<Candidate> {
     }
     if let Some(c) = ZH_ALIAS.captures(s) {
         return make(&c[1], &c[2], Kind::Definition, 0.85);
+    }
+    if let Some(c) = ZH_ABBR.captures(s) {
+        let rest = c.get(3).map(|m| m.as_str());
+        return make(&c[2], &join(&c[1], rest), Kind::Definition, 0.8);
     }
     if let Some(c) = ZH_MEANS.captures(s) {
         let (term, what) = (&c[1], &c[2]);
@@ -189,7 +205,11 @@ fn definition(s: &str) -> Option<Candidate> {
 fn loose_definition(s: &str) -> Option<Candidate> {
     static LOOSE: LazyLock<Regex> =
         LazyLock::new(|| re(&format!(r"(?i)^{T}\s*(?:是|=|:|：|\s+is\s+|\s+are\s+)\s*(.{{2,}})$")));
-    let c = LOOSE.captures(s)?;
+    // An English term of up to four words ("the on-call alias is sre-primary").
+    static LOOSE_EN: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)^((?:the\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,3}?)\s+(?:is|are)\s+(.{2,})$")
+    });
+    let c = LOOSE.captures(s).or_else(|| LOOSE_EN.captures(s))?;
     make(&c[1], &c[2], Kind::Definition, 0.8)
 }
 
@@ -245,7 +265,7 @@ static ZH_DONE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:不要|别|禁止|不许|不准|不能|只用|一律用|统一用|都用)\s*(?:再)?\s*(?:用|执行|运行|跑|调用|改|动|碰)?\s*([A-Za-z0-9_][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}|[\p{Han}]{2,6})",
+        r"(?:不要|别|禁止|不许|不准|不能|只用|一律用|统一用|都用)\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己)?\s*(?:用|执行|运行|跑|调用|改|动|碰)?\s*([A-Za-z0-9_][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}|[\p{Han}]{2,6})",
     )
 });
 static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
@@ -255,7 +275,7 @@ static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|don't|do not|stop)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if)\b|[,.;]|$)",
+        r"(?i)\b(?:never|always|don't|do not|stop)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by)\b|[,.;]|$)",
     )
 });
 static EN_VERB: LazyLock<Regex> =
