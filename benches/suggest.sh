@@ -26,23 +26,35 @@ bin=${TINYLINGO_BIN:-$PWD/target/release/tinylingo}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-ms() { awk -v us="$1" 'BEGIN { printf "%.1f ms", us / 1000 }'; }
-# Median wall time in microseconds of "$@" over $runs runs, each after `prepare`.
-timed() {
-  local prepare=$1
-  shift
-  for _ in $(seq "$runs"); do
-    $prepare
-    s=$(date +%s%N)
-    "$@" >/dev/null 2>&1
-    e=$(date +%s%N)
-    echo $(( (e - s) / 1000 ))
-  done | median
-}
 fresh() { rm -rf "$work/store"; mkdir -p "$work/store"; }
-nothing() { :; }
 peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
+# Median wall and CPU (user+sys, from the kernel's accounting of the child) time of `tinylingo
+# ARGS` over $runs runs; with --fresh, each run starts from an empty store. Prints one line:
+# the name, both medians, and the wall time's ratio to the no-op's.
+timed() {
+  python3 - "$bin" "$runs" "$work/store" "$@" <<'PY'
+import os, resource, shutil, statistics, subprocess, sys, time
+binary, runs, store, name, fresh, *args = sys.argv[1:]
+walls, cpus = [], []
+for _ in range(int(runs)):
+    if fresh == "fresh":
+        shutil.rmtree(store, ignore_errors=True)
+        os.makedirs(store)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    walls.append(time.perf_counter() - start)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+wall, cpu = statistics.median(walls) * 1000, statistics.median(cpus) * 1000
+floor = float(os.environ.get("NOOP_MS", "0") or 0)
+ratio = f"{wall / floor:6.1f}x no-op" if floor else ""
+print(f"{name:<30} {wall:8.1f} ms wall {cpu:8.1f} ms CPU  {ratio}")
+if not floor:
+    with open(os.path.join(os.path.dirname(store), "noop_ms"), "w") as f:
+        f.write(f"{wall}")
+PY
+}
 
 python3 tests/learning/make_corpus.py --bench "$work/home" "$n" "$kb"
 python3 tests/learning/make_corpus.py --bench "$work/small" "$((n / 10))" "$kb"
@@ -53,12 +65,14 @@ export HOME="$work/home" TINYLINGO_HOME="$work/store"
 unset CODEX_HOME XDG_DATA_HOME
 fresh
 "$bin" suggest >/dev/null 2>"$work/first.txt"
-echo "first scan: $(cat "$work/first.txt" | head -n 1)"
-printf '%-34s %s\n' "no-op (tinylingo --version)" "$(ms "$(timed nothing "$bin" --version)")"
-printf '%-34s %s\n' "cold scan ($n sessions)" "$(ms "$(timed fresh "$bin" suggest)")"
+echo "first scan: $(head -n 1 "$work/first.txt")"
+echo "medians of $runs runs (the no-op is \`tinylingo --version\`: process start and exit)"
+NOOP_MS= timed "no-op" keep --version
+export NOOP_MS=$(cat "$work/noop_ms")
+timed "cold scan ($n sessions)" fresh suggest
 fresh
 "$bin" suggest >/dev/null 2>&1
-printf '%-34s %s\n' "rescan, nothing new" "$(ms "$(timed nothing "$bin" suggest)")"
+timed "rescan, nothing new" keep suggest
 
 fresh
 big=$(peak_kb "$bin" suggest)
