@@ -12,7 +12,13 @@
 #         TINYLINGO_BIN=path   a binary already built (release) instead of building one
 #
 # Quote medians: absolute times drift on shared machines. `tinylingo --version` is timed as
-# the no-op floor (process start and exit).
+# the no-op floor (process start and exit); CPU time (user+sys of the child) is printed beside
+# the wall time because it drifts less when other work shares the cores.
+#
+# Peak RSS is a little higher at 1,000 sessions than at 100: caches that fill up to a bound
+# (the regex engine's lazy DFA caches, SQLite's page cache; heaptrack, 2026-11) and nothing
+# kept per session. The same 1,000 sessions at three times the size peak at about the same
+# (`benches/suggest.sh 1000 390`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000}
