@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::inbox::{Inbox, Status};
+use super::inbox::{Inbox, SmartVerdict, Status};
 use super::{looks_like_secret, Proposal};
 use crate::error::Result;
 use crate::matching::llm::{self, LlmError, LlmRequest};
@@ -143,15 +143,6 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
     }
     inbox.save(store)?;
     Ok(done)
-}
-
-/// What the model said about a proposal, kept on it (`smart` in `inbox.json`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SmartVerdict {
-    Kept,
-    Tightened,
-    Rejected,
 }
 
 /// Asks the model about one proposal.

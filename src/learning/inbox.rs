@@ -19,7 +19,6 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::confirm::SmartVerdict;
 use super::Kind;
 use crate::error::{Error, Result};
 use crate::ops::duplicates::words::same_term;
@@ -40,6 +39,16 @@ pub struct Source {
 pub enum Status {
     Pending,
     Accepted,
+    Rejected,
+}
+
+/// What the local model said about a proposal ([`super::confirm`]), kept on it (`smart` in
+/// `inbox.json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmartVerdict {
+    Kept,
+    Tightened,
     Rejected,
 }
 
