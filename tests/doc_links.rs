@@ -136,7 +136,8 @@ fn every_relative_link_in_the_readme_and_docs_resolves() {
 fn a_missing_file_or_heading_is_reported() {
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a.md");
-    fs::write(dir.path().join("b.md"), "# B\n\n## The store's files\n\n## 交互记录（1）\n").unwrap();
+    fs::write(dir.path().join("b.md"), "# B\n\n## The store's files\n\n## 交互记录（1）\n")
+        .unwrap();
     fs::write(
         &a,
         "# A\n\n## Exit codes\n\n[ok](#exit-codes) [ok](b.md#the-stores-files) \
