@@ -168,7 +168,8 @@ impl SessionState {
             fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create folder", e))?;
             maybe_prune(dir, SystemTime::now());
         }
-        write_replacing(&self.path, self.to_text().as_bytes())
+        // Not synced: see the module doc for why.
+        files::write_replacing(&self.path, self.to_text().as_bytes())
     }
 
     fn to_text(&self) -> String {
@@ -288,21 +289,6 @@ fn parse(bytes: &[u8]) -> Option<(u64, IndexMap<String, u64>, u64)> {
     // Absurd numbers would overflow the counting; such a file is not one we wrote.
     prompt.checked_add(ticks)?.checked_add(1)?;
     Some((prompt, last, ticks))
-}
-
-/// Replaces `path` by a complete new version (temp file, rename): readers and concurrent
-/// writers see one whole version. Not synced; see the module doc for why.
-fn write_replacing(path: &Path, contents: &[u8]) -> Result<()> {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()));
-    let written = fs::write(&tmp, contents).and_then(|()| fs::rename(&tmp, path));
-    written.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        Error::io(path, "write", e)
-    })
 }
 
 fn append_tick(path: &Path) -> Result<()> {
