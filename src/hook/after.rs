@@ -22,7 +22,6 @@
 //! "keep going", Gemini's `AfterAgent` takes a deny as "retry", and Cursor submits a
 //! `followup_message` as a new prompt. A failure goes to the debug log.
 
-
 use serde_json::Value;
 
 use crate::error::Result;
