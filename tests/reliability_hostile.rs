@@ -14,19 +14,44 @@ use std::process::{Command, Stdio};
 
 use common::{exact_terms, read, run_command, stamp, Home, SEED};
 use serde_json::{json, Value};
+use tinylingo::platform::{OutputShape, Platform};
 
-const PLATFORMS: [&str; 5] = ["claude", "cursor", "opencode", "codex", "gemini"];
+/// Every assistant the CLI accepts: a new one is covered here without an edit.
+fn platforms() -> impl Iterator<Item = &'static str> {
+    Platform::ALL.into_iter().map(Platform::name)
+}
 
-/// The event each platform sends for `prompt` (OpenCode's is what our plugin writes).
+fn shape(platform: &str) -> OutputShape {
+    Platform::from_name(platform).expect("an assistant").spec().output
+}
+
+/// What the hook prints when it adds nothing: Cursor always gets `{"continue":true}`.
+fn silence(platform: &str) -> &'static str {
+    match shape(platform) {
+        OutputShape::Cursor => r#"{"continue":true}"#,
+        _ => "",
+    }
+}
+
+/// The event each platform sends for `prompt` (the plugins' is what our plugin writes): the
+/// prompt, the session under the platform's first session field, and the event's name where the
+/// platform names it.
 fn event(platform: &str, prompt: &str) -> Vec<u8> {
-    let v = match platform {
-        "cursor" => json!({"hook_event_name": "beforeSubmitPrompt", "prompt": prompt,
-                           "conversation_id": "c-1", "workspace_roots": ["/w"]}),
-        "opencode" => json!({"prompt": prompt, "sessionID": "o-1"}),
-        "gemini" => json!({"hook_event_name": "BeforeAgent", "prompt": prompt, "session_id": "g"}),
-        _ => json!({"hook_event_name": "UserPromptSubmit", "prompt": prompt, "session_id": "s",
-                    "cwd": "/tmp", "transcript_path": "/tmp/t.jsonl"}),
-    };
+    let spec = Platform::from_name(platform).expect("an assistant").spec();
+    let mut v = json!({ "prompt": prompt });
+    v[spec.session_fields[0]] = json!("s-1");
+    match spec.output {
+        OutputShape::HookSpecific { event_name, .. } => {
+            v["hook_event_name"] = json!(event_name);
+            v["cwd"] = json!("/tmp");
+            v["transcript_path"] = json!("/tmp/t.jsonl");
+        }
+        OutputShape::Cursor => {
+            v["hook_event_name"] = json!("beforeSubmitPrompt");
+            v["workspace_roots"] = json!(["/w"]);
+        }
+        OutputShape::TopLevel | OutputShape::Text => {}
+    }
     v.to_string().into_bytes()
 }
 
@@ -36,26 +61,32 @@ fn event(platform: &str, prompt: &str) -> Vec<u8> {
 fn block_of(platform: &str, out: &common::Output) -> Option<String> {
     assert_eq!(out.code, 0, "{platform}: exit code");
     assert_eq!(out.stderr, "", "{platform}: stderr");
-    let block = match platform {
-        "opencode" => (!out.stdout.is_empty()).then(|| out.stdout.clone()),
-        "cursor" => {
+    let text = |v: &Value| v.as_str().expect("text").to_string();
+    let (block, tagged) = match shape(platform) {
+        OutputShape::Text => ((!out.stdout.is_empty()).then(|| out.stdout.clone()), true),
+        OutputShape::Cursor => {
             let v = out.json();
             assert_eq!(v["continue"], json!(true), "{}", out.stdout);
-            v.get("additional_context").map(|c| c.as_str().expect("text").to_string())
+            (v.get("additional_context").map(text), true)
         }
-        _ => (!out.stdout.is_empty()).then(|| {
-            let v = out.json();
-            v["hookSpecificOutput"]["additionalContext"].as_str().expect("text").to_string()
-        }),
-    }?;
-    // Gemini CLI gets the block without our tags (it wraps and escapes the context itself);
-    // wrapped here, the checks below are the same for every platform.
-    let block = if platform == "gemini" {
-        let tags = block.contains("<system-reminder>") || block.contains("</system-reminder>");
-        assert!(!tags, "gemini: {block}");
-        format!("<system-reminder>\n{block}\n</system-reminder>")
-    } else {
+        OutputShape::TopLevel => {
+            ((!out.stdout.is_empty()).then(|| text(&out.json()["additionalContext"])), false)
+        }
+        OutputShape::HookSpecific { tags, .. } => (
+            (!out.stdout.is_empty())
+                .then(|| text(&out.json()["hookSpecificOutput"]["additionalContext"])),
+            tags,
+        ),
+    };
+    let block = block?;
+    // Gemini CLI, Qwen Code and Copilot get the block without our tags (they wrap and escape
+    // the context themselves); wrapped here, the checks below are the same for every platform.
+    let block = if tagged {
         block
+    } else {
+        let tags = block.contains("<system-reminder>") || block.contains("</system-reminder>");
+        assert!(!tags, "{platform}: {block}");
+        format!("<system-reminder>\n{block}\n</system-reminder>")
     };
     assert!(block.starts_with("<system-reminder>\n[TinyLingo]\n"), "{platform}: {block}");
     assert!(block.ends_with("\n</system-reminder>"), "{platform}: {block}");
@@ -69,14 +100,10 @@ fn block_of(platform: &str, out: &common::Output) -> Option<String> {
 #[track_caller]
 fn assert_hook_silent(home: &Home, prompt: &str) {
     let before = snapshot(home.path());
-    for p in PLATFORMS {
+    for p in platforms() {
         let out = home.hook(p, &event(p, prompt));
         assert_eq!(block_of(p, &out), None, "{p} answered");
-        if p == "cursor" {
-            assert_eq!(out.stdout, r#"{"continue":true}"#);
-        } else {
-            assert_eq!(out.stdout, "", "{p}: stdout");
-        }
+        assert_eq!(out.stdout, silence(p), "{p}: stdout");
     }
     assert_eq!(snapshot(home.path()), before, "the hook changed files");
 }
@@ -288,7 +315,7 @@ fn fifo_in_place_of_a_store_file() {
     // The index: the hook answers from glossary.json and writes a real index for the next one.
     let home = Home::seeded();
     make_fifo(&home.index());
-    for p in PLATFORMS {
+    for p in platforms() {
         assert!(answers(&home, p), "{p}: no answer with a FIFO index");
     }
     assert!(fs::metadata(home.index()).unwrap().is_file(), "the index was not rewritten");
@@ -305,7 +332,7 @@ fn fifo_in_place_of_a_store_file() {
     // glossary.json: commands refuse it and say what to do; the hook stays silent.
     let home = Home::seeded();
     make_fifo(&home.glossary());
-    for p in PLATFORMS {
+    for p in platforms() {
         let out = run_watched(&home, &["hook", p], Some(&event(p, prompt)));
         assert_eq!(block_of(p, &out), None, "{p} answered");
     }
@@ -474,7 +501,7 @@ fn multi_megabyte_prompt() {
         "这是一段很长的提示词内容，没有任何术语。lorem ipsum dolor sit amet. ".repeat(60_000);
     let prompt = format!("智能抠图 {filler} 联调 {filler} 依赖更新");
     assert!(prompt.len() > 6_000_000);
-    for p in PLATFORMS {
+    for p in platforms() {
         let block = block_of(p, &home.hook(p, &event(p, &prompt))).expect("a block");
         let terms: Vec<&str> =
             block.lines().filter_map(|l| l.strip_prefix("- ")?.split(':').next()).collect();
@@ -498,11 +525,10 @@ fn non_utf8_stdin() {
     ];
     inputs.push(vec![0u8; 100_000]);
     for input in &inputs {
-        for p in PLATFORMS {
+        for p in platforms() {
             let out = home.hook(p, input);
             assert_eq!(block_of(p, &out), None, "{p}: answered {input:?}");
-            let expected = if p == "cursor" { r#"{"continue":true}"# } else { "" };
-            assert_eq!(out.stdout, expected, "{p}");
+            assert_eq!(out.stdout, silence(p), "{p}");
         }
     }
     assert_eq!(snapshot(home.path()), before);
@@ -530,7 +556,7 @@ fn special_characters_in_terms_and_explanations() {
         assert_eq!(listed[*t], json!(e), "{t:?}");
     }
     let prompt: String = entries.iter().map(|(t, _)| *t).collect::<Vec<_>>().join(" … ");
-    for p in PLATFORMS {
+    for p in platforms() {
         let block = block_of(p, &home.hook(p, &event(p, &prompt))).expect("a block");
         // One line per entry, each a `- ` line, and every entry there.
         let lines: Vec<&str> = block.lines().collect();
@@ -556,7 +582,7 @@ fn home_not_set() {
             "{stderr}"
         );
     }
-    for p in PLATFORMS {
+    for p in platforms() {
         let mut cmd = home.command(&["hook", p]);
         cmd.env_remove("HOME").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = cmd.spawn().unwrap();
@@ -565,8 +591,7 @@ fn home_not_set() {
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(out.stderr, b"");
-        let expected: &[u8] = if p == "cursor" { br#"{"continue":true}"# } else { b"" };
-        assert_eq!(out.stdout, expected, "{p}");
+        assert_eq!(out.stdout, silence(p).as_bytes(), "{p}");
     }
 }
 

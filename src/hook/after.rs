@@ -22,8 +22,6 @@
 //! "keep going", Gemini's `AfterAgent` takes a deny as "retry", and Cursor submits a
 //! `followup_message` as a new prompt. A failure goes to the debug log.
 
-use std::io::Read;
-
 use serde_json::Value;
 
 use crate::error::Result;
@@ -38,17 +36,7 @@ const ANSWER_FIELDS: &[&str] = &["last_assistant_message", "prompt_response", "t
 /// Runs the after-response hook for `platform` on this process's stdin. Never fails, prints
 /// nothing.
 pub fn run(platform: Platform) {
-    #[cfg(unix)]
-    // SAFETY: setting a signal's disposition to "ignore" has no preconditions.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
-    std::panic::set_hook(Box::new(|_| {}));
-    // One read for most events, not a doubling series of small ones.
-    let mut input = Vec::with_capacity(64 * 1024);
-    if std::io::stdin().lock().read_to_end(&mut input).is_err() {
-        return;
-    }
+    let Some(input) = super::quiet_event() else { return };
     let _ = std::panic::catch_unwind(|| {
         let Ok(store) = Store::locate() else { return };
         if let Err(e) = record(&store, platform, &input) {

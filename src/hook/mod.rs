@@ -22,19 +22,8 @@ use crate::store::Store;
 
 /// Runs the hook for `platform` on this process's stdin and stdout. Never fails.
 pub fn run(platform: Platform) {
-    // An assistant that stops reading must not kill the hook with SIGPIPE: the write fails and
-    // the hook still exits 0.
-    #[cfg(unix)]
-    // SAFETY: setting a signal's disposition to "ignore" has no preconditions.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
-    // A panic message on stderr could show up in the assistant; the hook stays silent.
-    std::panic::set_hook(Box::new(|_| {}));
-    // Most events fit at once: one read instead of a doubling series of small ones.
-    let mut input = Vec::with_capacity(64 * 1024);
-    let read_ok = std::io::stdin().lock().read_to_end(&mut input).is_ok();
-    let answer = std::panic::catch_unwind(|| if read_ok { answer(platform, &input) } else { None })
+    let event = quiet_event();
+    let answer = std::panic::catch_unwind(|| event.and_then(|input| answer(platform, &input)))
         .ok()
         .flatten();
     let output = answer.or_else(|| platform.spec().render_output(None));
@@ -42,6 +31,24 @@ pub fn run(platform: Platform) {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
     }
+}
+
+/// What both hooks do first: make the process quiet, then read the event. An assistant that
+/// stops reading must not kill the hook with SIGPIPE (the write fails and the hook still exits
+/// 0), and a panic message on stderr could show up in the assistant. `None` when stdin cannot be
+/// read. Inlined so that the hot-path linker script's list of the hook's functions still holds.
+#[inline(always)]
+fn quiet_event() -> Option<Vec<u8>> {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    std::panic::set_hook(Box::new(|_| {}));
+    // Most events fit at once: one read instead of a doubling series of small ones.
+    let mut input = Vec::with_capacity(64 * 1024);
+    std::io::stdin().lock().read_to_end(&mut input).ok()?;
+    Some(input)
 }
 
 /// `tinylingo hook` with arguments it does not take (none, an unknown assistant, extra words):

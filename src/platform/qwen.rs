@@ -7,8 +7,7 @@
 //! block goes without our tags), the command run through bash (so the same guard as Gemini's
 //! keeps a deleted binary from reaching the prompt as a warning or a deny), MCP servers in the
 //! same settings file with a `trust` flag.
-use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
-use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
+use super::{gemini, CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
     platform: Platform::Qwen,
@@ -42,13 +41,6 @@ pub(super) const SPEC: Spec = Spec {
     // come back as a warning (or, for another exit code, a deny of the prompt).
     command_guard: " 2>/dev/null || true",
     trust_note: None,
-    mcp: Some(McpSpec {
-        file: McpFile::InFolder("settings.json"),
-        format: McpFormat::Json {
-            key: "mcpServers",
-            comments: true,
-            entry: JsonEntry::CommandArgs { typed: false },
-        },
-        allow: McpAllow::Trust,
-    }),
+    // Servers in the same settings file, with a `trust` flag: Gemini CLI's entry.
+    mcp: gemini::SPEC.mcp,
 };

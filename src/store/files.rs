@@ -95,6 +95,16 @@ pub fn write_atomic_in_pieces(path: &Path, parts: &[&[u8]], piece: usize) -> Res
     file.commit()
 }
 
+/// [`write_atomic`] without the two fsyncs: readers and concurrent writers still see one whole
+/// version, but a power cut may leave the old content or an empty file. For state whose loss
+/// costs nothing and that the hook writes (a session's de-duplication state), where the fsyncs
+/// would cost more than the rest of its work.
+pub fn write_replacing(path: &Path, contents: &[u8]) -> Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    file.file().write_all(contents).map_err(|e| Error::io(path, "write", e))?;
+    file.finish(false)
+}
+
 /// A new version of a file, written under a temporary name next to it and renamed over it by
 /// [`AtomicFile::commit`]. Dropped without a commit, the temporary file is removed.
 pub struct AtomicFile {
@@ -143,20 +153,30 @@ impl AtomicFile {
     }
 
     /// Flushes the new content to disk and renames it over the old file.
-    pub fn commit(mut self) -> Result<()> {
+    pub fn commit(self) -> Result<()> {
+        self.finish(true)
+    }
+
+    /// Renames the new content over the old file, flushed to disk first when `durable`.
+    fn finish(mut self, durable: bool) -> Result<()> {
         let file = self.file.take().expect("committed once");
         let done = (|| {
-            file.sync_all()?;
+            if durable {
+                file.sync_all()?;
+            }
             drop(file);
             fs::rename(&self.tmp, &self.target)?;
             // The rename itself must reach the disk too, or a power cut may undo it.
             let dir = self.target.parent().filter(|p| !p.as_os_str().is_empty());
-            if let Ok(d) = File::open(dir.unwrap_or(Path::new("."))) {
-                let _ = d.sync_all();
+            if let Some(d) = durable.then(|| File::open(dir.unwrap_or(Path::new(".")))) {
+                let _ = d.and_then(|d| d.sync_all());
             }
             Ok(())
         })();
-        done.map_err(|e| Error::io(&self.path, "write", e))
+        done.map_err(|e| {
+            let _ = fs::remove_file(&self.tmp);
+            Error::io(&self.path, "write", e)
+        })
     }
 }
 

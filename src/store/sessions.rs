@@ -26,10 +26,10 @@
 //! ```
 //!
 //! `prompt` is the number of the prompt that last wrote the file; each line `<q> <term>` says
-//! when a term was last injected (`\`, newline and carriage return in terms are escaped as
-//! `\\`, `\n`, `\r`); each `+` line is a later prompt that injected nothing new. Terms that can
-//! no longer leave anything out are dropped at each rewrite, so the file holds at most the
-//! terms of the last `repeatAfter` prompts.
+//! when a term was last injected (terms escaped as in TSV output: `\`, tab, newline and
+//! carriage return as `\\`, `\t`, `\n`, `\r`); each `+` line is a later prompt that injected
+//! nothing new. Terms that can no longer leave anything out are dropped at each rewrite, so the
+//! file holds at most the terms of the last `repeatAfter` prompts.
 //!
 //! # Cost on the hook path (only when dedupe is on)
 //!
@@ -73,6 +73,7 @@ use indexmap::IndexMap;
 
 use super::{files, Store};
 use crate::error::{Error, Result};
+use crate::output::{escape_tsv, unescape_tsv};
 
 /// Session files older than this (by mtime) are deleted.
 pub const MAX_AGE: Duration = Duration::from_secs(7 * 24 * 60 * 60);
@@ -168,7 +169,8 @@ impl SessionState {
             fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create folder", e))?;
             maybe_prune(dir, SystemTime::now());
         }
-        write_replacing(&self.path, self.to_text().as_bytes())
+        // Not synced: see the module doc for why.
+        files::write_replacing(&self.path, self.to_text().as_bytes())
     }
 
     fn to_text(&self) -> String {
@@ -177,7 +179,9 @@ impl SessionState {
         // anyway: no need to remember it.
         let still = |q: u64| self.prompt - q < u64::from(self.repeat_after);
         for (term, &q) in self.last.iter().filter(|(_, &q)| still(q)) {
-            text.push_str(&format!("{q} {}\n", escape(term)));
+            text.push_str(&format!("{q} "));
+            escape_tsv(&mut text, term);
+            text.push('\n');
         }
         text
     }
@@ -283,26 +287,11 @@ fn parse(bytes: &[u8]) -> Option<(u64, IndexMap<String, u64>, u64)> {
         if q > prompt {
             return None;
         }
-        last.insert(unescape(term)?, q);
+        last.insert(unescape_tsv(term)?, q);
     }
     // Absurd numbers would overflow the counting; such a file is not one we wrote.
     prompt.checked_add(ticks)?.checked_add(1)?;
     Some((prompt, last, ticks))
-}
-
-/// Replaces `path` by a complete new version (temp file, rename): readers and concurrent
-/// writers see one whole version. Not synced; see the module doc for why.
-fn write_replacing(path: &Path, contents: &[u8]) -> Result<()> {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()));
-    let written = fs::write(&tmp, contents).and_then(|()| fs::rename(&tmp, path));
-    written.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        Error::io(path, "write", e)
-    })
 }
 
 fn append_tick(path: &Path) -> Result<()> {
@@ -310,37 +299,6 @@ fn append_tick(path: &Path) -> Result<()> {
     let mut file = files::open_regular(path, OpenOptions::new().append(true))
         .map_err(|e| Error::io(path, "open", e))?;
     file.write_all(b"+\n").map_err(|e| Error::io(path, "append to", e))
-}
-
-fn escape(term: &str) -> String {
-    let mut out = String::with_capacity(term.len());
-    for c in term.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-fn unescape(text: &str) -> Option<String> {
-    let mut out = String::with_capacity(text.len());
-    let mut it = text.chars();
-    while let Some(c) = it.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        out.push(match it.next()? {
-            '\\' => '\\',
-            'n' => '\n',
-            'r' => '\r',
-            _ => return None,
-        });
-    }
-    Some(out)
 }
 
 /// 128-bit FNV-1a: stable across builds and platforms (unlike std's or ahash's hashers), and
@@ -410,7 +368,7 @@ mod tests {
     #[test]
     fn odd_terms_survive_the_file_and_stale_ones_are_dropped() {
         let (_d, store) = store();
-        let odd = "a\\b\nc\rd e";
+        let odd = "a\\b\nc\rd e\tf";
         assert_eq!(prompt(&store, "s", 2, &[odd, "x"]), [true, true]); // 1
         assert_eq!(prompt(&store, "s", 2, &["y"]), [true]); // 2
         assert_eq!(prompt(&store, "s", 2, &["z"]), [true]); // 3: forgets odd and x
@@ -418,7 +376,7 @@ mod tests {
         assert_eq!(text, "tinylingo-session 1\nprompt 3\n2 y\n3 z\n");
         assert_eq!(prompt(&store, "s", 20, &[odd, "y"]), [true, false]); // 4
         let text = fs::read_to_string(session_path(&store, "s")).unwrap();
-        assert!(text.ends_with("4 a\\\\b\\nc\\rd e\n"), "{text}");
+        assert!(text.ends_with("4 a\\\\b\\nc\\rd e\\tf\n"), "{text}");
         assert_eq!(prompt(&store, "s", 20, &[odd]), [false]);
     }
 

@@ -32,24 +32,14 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
-from common import EXPLANATION, TERM, Home  # noqa: E402
-from opencode import (ChatCompletions, data_text, instruction_block,  # noqa: E402
-                      message_text)
+import plugin  # noqa: E402
+from common import EXPLANATION, TERM  # noqa: E402
+from plugin import data_text, user_parts  # noqa: E402
 
-CLIENT = "kilo"
-MARK = "[TinyLingo]"
-CHECKS = ["hook ran", "explanation reached model", "instructions reached model",
-          "no term, nothing of ours", "broken: binary gone", "journal entry",
-          "uninstall restores files"]
-RUN_TIMEOUT = 120
-DEADLINE = time.monotonic() + 285  # the runner kills a driver at 300 s
-reported = set()
-
-
-def report(check, status, detail=""):
-    reported.add(check)
-    common.report(CLIENT, check, status, detail)
+driver = plugin.Driver("kilo", [
+    "hook ran", "explanation reached model", "instructions reached model",
+    "no term, nothing of ours", "broken: binary gone", "journal entry",
+    "uninstall restores files"])
 
 
 def kilo_bin():
@@ -57,19 +47,20 @@ def kilo_bin():
                / "bin" / "kilo")
 
 
-class Kilo:
+class Kilo(plugin.Client):
     """A temporary home with Kilo configured for the fake model."""
 
-    def __init__(self, model):
-        self.model = model
-        self.home = Home()
-        self.config = self.home.root / ".config" / "kilo"
-        self.config.mkdir(parents=True)
-        (self.config / "kilo.json").write_text(json.dumps({
+    name = "kilo"
+    folder = ".config/kilo"
+    run_timeout = 120
+    deadline = time.monotonic() + 285
+
+    def configure(self):
+        (self.dir / "kilo.json").write_text(json.dumps({
             "provider": {"fake": {
                 "npm": "@ai-sdk/openai-compatible",
                 "name": "Fake",
-                "options": {"baseURL": f"{model.url}/v1", "apiKey": "x"},
+                "options": {"baseURL": f"{self.model.url}/v1", "apiKey": "x"},
                 "models": {"m": {"name": "m", "tool_call": True}},
             }},
             "model": "fake/m",
@@ -87,35 +78,8 @@ class Kilo:
         # Kilo takes the project folder from $PWD, not from its working directory.
         return dict(env, KILO_TELEMETRY_LEVEL="off", PWD=str(self.home.work))
 
-    def run(self, prompt):
-        """`kilo run PROMPT`; returns the CompletedProcess (timeout → returncode None)."""
-        self.model.clear()
-        timeout = max(5, min(RUN_TIMEOUT, DEADLINE - time.monotonic()))
-        argv = [kilo_bin(), "run", prompt]
-        return common.run_client(argv, self.env(), self.home.work, timeout)
-
-    def cleanup(self):
-        self.home.cleanup()
-
-
-def outcome(proc):
-    if proc.returncode is None:
-        return "kilo timed out (killed)"
-    tail = " ".join((proc.stderr or proc.stdout or "").split())[-200:]
-    return f"kilo exit {proc.returncode}: {tail}"
-
-
-def user_parts(requests, prompt):
-    """The text parts of the user message holding `prompt`, in the main requests; None when no
-    request holds it."""
-    for data in requests:
-        for m in data.get("messages", []):
-            if m.get("role") != "user" or prompt not in message_text(m):
-                continue
-            content = m.get("content")
-            parts = content if isinstance(content, list) else [{"text": content}]
-            return [p.get("text", "") for p in parts if isinstance(p, dict)]
-    return None
+    def command(self, prompt):
+        return [kilo_bin(), "run", prompt]
 
 
 def check_session(model):
@@ -124,138 +88,44 @@ def check_session(model):
     kilo = Kilo(model)
     home = kilo.home
     seen = []  # (prompt, process, main requests) of each exchange
-
-    def exchange(prompt, reply):
-        model.replies = [reply]
-        proc = kilo.run(prompt)
-        model.replies = []
-        mains = model.main_requests()
-        seen.append((prompt, proc, mains))
-        reached = proc.returncode == 0 and user_parts(mains, prompt) is not None
-        return common.Exchange(
-            asked=mains[0].get("model") if mains else None,
-            answer_problem="" if proc.returncode == 0 and reply in (proc.stdout or "") else (
-                outcome(proc)),
-            prompt_problem="" if reached else (outcome(proc) if proc.returncode != 0 else
-                                                "no request held the prompt"))
-
     try:
         home.tinylingo("record", TERM, EXPLANATION)
         home.tinylingo("config", "debug", "true")
-        report(common.JOURNAL_CHECK, *common.check_journal(
-            "kilo", home, exchange,
-            model_source="the assistant message's modelID (session.messages)",
-            found_in="from the plugin's session.messages",
-            plugin=kilo.config / "plugin" / "tinylingo.js"))
-        block = instruction_block(kilo.config)
-        log = home.root / ".config" / "tinylingo" / "debug.log"
-        lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+        driver.journal(kilo, kilo.dir / "plugin" / "tinylingo.js",
+                       model_source="the assistant message's modelID (session.messages)",
+                       found_in="from the plugin's session.messages", seen=seen)
         if len(seen) < 2:
             raise RuntimeError(f"the journal check ran {len(seen)} exchanges, not 2")
         (hit, hit_proc, hit_mains), (miss, miss_proc, miss_mains) = seen[:2]
         if TERM not in hit or TERM in miss:
             raise RuntimeError("the journal prompts no longer suit the injection checks")
 
-        ours = [line for line in lines if "kilo" in line]
-        report("hook ran", "pass" if ours else "fail",
-               ours[0] if ours else f"no kilo line in debug.log; {outcome(hit_proc)}")
-        parts = user_parts(hit_mains, hit)
-        if parts is None:
-            report("explanation reached model", "fail", f"no request with the prompt; "
-                   f"{outcome(hit_proc)}")
-        elif any(EXPLANATION in p and MARK in p for p in parts):
-            report("explanation reached model", "pass", "a text part of the user message")
-        else:
-            report("explanation reached model", "fail", f"user message parts: {parts}")
-        texts = [data_text(d) for d in hit_mains]
-        if not block:
-            report("instructions reached model", "fail", "no block in ~/.config/kilo/AGENTS.md")
-        elif any(block in t for t in texts):
-            report("instructions reached model", "pass")
-        else:
-            report("instructions reached model", "fail", f"block not in the request; "
-                   f"{outcome(hit_proc)}")
-        parts = user_parts(miss_mains, miss)
-        if parts is None:
-            report("no term, nothing of ours", "fail", f"no request with the prompt; "
-                   f"{outcome(miss_proc)}")
-        elif any(MARK in data_text(d) or EXPLANATION in data_text(d) for d in miss_mains):
-            report("no term, nothing of ours", "fail", f"user message parts: {parts}")
-        else:
-            report("no term, nothing of ours", "pass")
+        driver.hook_ran([line for line in plugin.debug_lines(home) if "kilo" in line][:1],
+                        hit_proc, kilo)
+        driver.explanation(user_parts(hit_mains, hit), hit_proc, kilo,
+                           "a text part of the user message")
+        driver.instructions(kilo.block(), [data_text(d) for d in hit_mains], hit_proc, kilo)
+        driver.nothing_of_ours(user_parts(miss_mains, miss) is not None,
+                               [data_text(d) for d in miss_mains], miss_proc, kilo)
 
         (home.root / ".config" / "tinylingo" / "scripts" / "tinylingo").unlink()
         proc = kilo.run(hit)
-        parts = user_parts(model.main_requests(), hit)
-        if proc.returncode != 0 or parts is None:
-            report("broken: binary gone", "fail", f"the prompt did not go through: "
-                   f"{outcome(proc)}")
-        elif any(MARK in p for p in parts):
-            report("broken: binary gone", "fail", "the explanation came without the binary")
-        else:
-            report("broken: binary gone", "pass", "prompt sent, nothing added")
+        driver.binary_gone(user_parts(model.main_requests(), hit), proc, kilo)
     finally:
         kilo.cleanup()
 
 
-def check_uninstall():
-    homes = []
-    try:
-        # The user had a kilo.json with comments, an empty AGENTS.md and their own plugin.
-        home = Home()
-        homes.append(home)
-        config = home.root / ".config" / "kilo"
-        (config / "plugin").mkdir(parents=True)
-        (config / "plugin" / "mine.js").write_text("export const Mine = async () => ({})\n")
-        (config / "AGENTS.md").write_bytes(b"")
-        (config / "kilo.json").write_text('{\n  // mine\n  "model": "fake/m",\n}\n')
-        before = common.snapshot(config)
-        home.tinylingo("install", "kilo", "--mcp")
-        installed = common.snapshot(config)
-        home.tinylingo("uninstall", "kilo")
-        problems = []
-        if installed == before:
-            problems.append("install changed nothing")
-        diff = common.snapshot_diff(before, common.snapshot(config))
-        if diff:
-            problems.append(f"with files: {diff}")
-
-        # An empty config folder the user had.
-        home = Home()
-        homes.append(home)
-        config = home.root / ".config" / "kilo"
-        config.mkdir(parents=True)
-        home.tinylingo("install", "kilo")
-        home.tinylingo("uninstall", "kilo")
-        diff = common.snapshot_diff(({}, set()), common.snapshot(config))
-        if not config.is_dir():
-            problems.append("empty folder: ~/.config/kilo gone")
-        elif diff:
-            problems.append(f"empty folder: {diff}")
-        report("uninstall restores files", "fail" if problems else "pass", "; ".join(problems))
-    finally:
-        for home in homes:
-            home.cleanup()
+def seed_user_files(folder):
+    """The user had a kilo.json with comments, an empty AGENTS.md and their own plugin."""
+    (folder / "plugin").mkdir()
+    (folder / "plugin" / "mine.js").write_text("export const Mine = async () => ({})\n")
+    (folder / "AGENTS.md").write_bytes(b"")
+    (folder / "kilo.json").write_text('{\n  // mine\n  "model": "fake/m",\n}\n')
 
 
 def main():
-    common.binary()
-    try:
-        if not os.access(kilo_bin(), os.X_OK):
-            for check in CHECKS[:-1]:
-                report(check, "skip", f"no kilo at {kilo_bin()}")
-        else:
-            model = ChatCompletions()
-            try:
-                check_session(model)
-            finally:
-                model.stop()
-        check_uninstall()
-    except Exception as e:  # the checks not reached yet fail, with the reason
-        for check in CHECKS:
-            if check not in reported:
-                report(check, "fail", f"driver error before this check: {type(e).__name__}: {e}")
-        raise
+    driver.main(os.access(kilo_bin(), os.X_OK), kilo_bin(), check_session,
+                lambda: driver.uninstall(Kilo, seed_user_files, install=("--mcp",)))
 
 
 if __name__ == "__main__":

@@ -69,61 +69,50 @@ def conversation(run, model):
         run(prompt)
 
 
+def learn(client, model, home, run, store, setup=lambda: None):
+    """One client's session in `home` (set up by `setup`), then `suggest` over `store`; the
+    model and the home go away whatever happens."""
+    try:
+        setup()
+        home.tinylingo("install", client)
+        home.tinylingo("record", TERM, EXPLANATION)
+        conversation(run, model)
+        check_suggest(client, home, store)
+    finally:
+        model.stop()
+        home.cleanup()
+
+
 def learn_claude():
     import claude
     model = claude.AnthropicModel()
     home = common.Home()
-    try:
-        home.tinylingo("install", "claude")
-        home.tinylingo("record", TERM, EXPLANATION)
-        conversation(lambda p: claude.Run(home, model, p), model)
-        check_suggest("claude", home, home.root / ".claude" / "projects")
-    finally:
-        model.stop()
-        home.cleanup()
+    learn("claude", model, home, lambda p: claude.Run(home, model, p),
+          home.root / ".claude" / "projects")
 
 
 def learn_codex():
     import codex
     model = codex.ResponsesModel()
     home = codex.new_home(model)
-    try:
-        home.tinylingo("install", "codex")
-        home.tinylingo("record", TERM, EXPLANATION)
-        conversation(lambda p: codex.run_codex(home, p), model)
-        check_suggest("codex", home, home.root / ".codex" / "sessions")
-    finally:
-        model.stop()
-        home.cleanup()
+    learn("codex", model, home, lambda p: codex.run_codex(home, p),
+          home.root / ".codex" / "sessions")
 
 
 def learn_gemini():
     import gemini
     model = gemini.FakeGemini()
     g = gemini.Gemini(model)
-    try:
-        g.write_settings(gemini.BASE_SETTINGS)
-        g.home.tinylingo("install", "gemini")
-        g.home.tinylingo("record", TERM, EXPLANATION)
-        conversation(g.run, model)
-        check_suggest("gemini", g.home, g.dir / "tmp")
-    finally:
-        model.stop()
-        g.home.cleanup()
+    learn("gemini", model, g.home, g.run, g.dir / "tmp",
+          setup=lambda: g.write_settings(gemini.BASE_SETTINGS))
 
 
 def learn_opencode():
     import opencode
-    model = opencode.ChatCompletions()
+    import plugin
+    model = plugin.ChatCompletions()
     oc = opencode.OpenCode(model, opencode.seed_config_deps())
-    try:
-        oc.home.tinylingo("install", "opencode")
-        oc.home.tinylingo("record", TERM, EXPLANATION)
-        conversation(oc.run, model)
-        check_suggest("opencode", oc.home, oc.home.root / ".local" / "share" / "opencode")
-    finally:
-        model.stop()
-        oc.cleanup()
+    learn("opencode", model, oc.home, oc.run, oc.home.root / ".local" / "share" / "opencode")
 
 
 def main():

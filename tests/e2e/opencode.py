@@ -53,7 +53,6 @@ Setup facts (OpenCode 1.18.33, found by running it and reading its bundled sourc
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -63,122 +62,17 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
+import plugin  # noqa: E402
 from common import (EXPLANATION, HIT_PROMPT, MCP_ARGS, MCP_EXPLANATION,  # noqa: E402
-                    MCP_TERM, MISS_PROMPT, RECORD_COMMAND, RECORDED_TERM, TERM, FakeModel, Home,
-                    message_text)
+                    MCP_TERM, MISS_PROMPT, RECORD_COMMAND, RECORDED_TERM, TERM, message_text)
+from plugin import data_text, debug_lines, request_text, shell_params  # noqa: E402
 
-CLIENT = "opencode"
-START, END = "<!-- TINYLINGO-START -->", "<!-- TINYLINGO-END -->"
-
-
-CHECKS = ["hook ran", "explanation reached model", "instructions reached model",
-          "no term, nothing of ours", "record via shell", "broken: binary gone",
-          "broken: index corrupted", "broken: glossary invalid", "journal entry",
-          "record via MCP", "uninstall restores files"]
-# Each client run's bound, and the whole driver's (the runner kills it at 300 s).
-RUN_TIMEOUT = 60
-DEADLINE = time.monotonic() + 240
-reported = set()
-
-
-def report(check, status, detail=""):
-    reported.add(check)
-    common.report(CLIENT, check, status, detail)
-
-
-def request_text(body):
-    """Every message's text of a request body, joined (decoded JSON, so escapes are gone)."""
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return body
-    return data_text(data)
-
-
-def data_text(data):
-    return "\n".join(message_text(m) for m in data.get("messages", []))
-
-
-def is_main(data):
-    """The main conversation request carries the tools; the title request carries none."""
-    return bool(data.get("tools"))
-
-
-class ChatCompletions(FakeModel):
-    """OpenAI chat completions, streamed: text replies and `bash` tool calls."""
-
-    def __init__(self):
-        super().__init__()
-        self.calls = 0
-
-    def answer(self, handler, path, body):
-        if not path.rstrip("/").endswith("/chat/completions"):
-            self.send_json(handler, {"error": {"message": f"no such endpoint {path}"}}, 404)
-            return
-        try:
-            data = json.loads(body or "{}")
-        except ValueError:
-            self.send_json(handler, {"error": {"message": "body is not JSON"}}, 400)
-            return
-        if not is_main(data):
-            reply = "Glossary check"  # the title, or any side request
-        else:
-            reply = self.next_reply()
-        with self.lock:
-            self.calls += 1
-            call_id = f"chatcmpl-{self.calls}"
-        base = {"id": call_id, "object": "chat.completion.chunk", "created": int(time.time()),
-                "model": data.get("model", "m")}
-        if isinstance(reply, dict) and "mcp" in reply:
-            # The MCP tool under whatever name OpenCode offers it.
-            names = [t.get("function", {}).get("name") for t in data.get("tools") or []]
-            name = next((n for n in names if n and "tinylingo" in n and n.endswith(reply["mcp"])),
-                        "missing_tool")
-            delta = {"role": "assistant", "content": None, "tool_calls": [{
-                "index": 0, "id": f"call_{self.calls}", "type": "function",
-                "function": {"name": name,
-                             "arguments": json.dumps(reply["input"], ensure_ascii=False)}}]}
-            finish = "tool_calls"
-        elif isinstance(reply, dict) and "shell" in reply:
-            args = {"command": reply["shell"]}
-            params = shell_params(data)
-            if "description" in params:
-                args["description"] = "Record a glossary term"
-            delta = {"role": "assistant", "content": None, "tool_calls": [{
-                "index": 0, "id": f"call_{self.calls}", "type": "function",
-                "function": {"name": "bash", "arguments": json.dumps(args, ensure_ascii=False)}}]}
-            finish = "tool_calls"
-        else:
-            delta = {"role": "assistant", "content": str(reply)}
-            finish = "stop"
-        chunks = [
-            dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
-            dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]),
-            dict(base, choices=[], usage={"prompt_tokens": 10, "completion_tokens": 2,
-                                          "total_tokens": 12}),
-        ]
-        self.send_sse(handler, [(None, c) for c in chunks] + [(None, "[DONE]")])
-
-    def parsed(self):
-        out = []
-        for body in self.bodies():
-            try:
-                out.append(json.loads(body))
-            except ValueError:
-                out.append({})
-        return out
-
-    def main_requests(self):
-        return [d for d in self.parsed() if is_main(d)]
-
-
-def shell_params(data):
-    """The `bash` tool's parameter names in a request, or {} when it has none."""
-    for tool in data.get("tools", []):
-        fn = tool.get("function", {})
-        if fn.get("name") == "bash":
-            return fn.get("parameters", {}).get("properties", {})
-    return {}
+driver = plugin.Driver("opencode", [
+    "hook ran", "explanation reached model", "instructions reached model",
+    "no term, nothing of ours", "record via shell", "broken: binary gone",
+    "broken: index corrupted", "broken: glossary invalid", "journal entry", "record via MCP",
+    "uninstall restores files"])
+report = driver.report
 
 
 def clients_dir():
@@ -230,28 +124,32 @@ def seed_config_deps():
     return deps
 
 
-class OpenCode:
+class OpenCode(plugin.Client):
     """A temporary home with OpenCode configured for the fake model."""
 
+    name = "opencode"
+    folder = ".config/opencode"
+    deadline = time.monotonic() + 240
+
     def __init__(self, model, deps=None):
-        self.model = model
-        self.home = Home()
-        self.config = self.home.root / ".config" / "opencode"
-        self.config.mkdir(parents=True)
-        if deps:
+        self.deps = deps
+        super().__init__(model)
+
+    def configure(self):
+        if self.deps:
             # What OpenCode's first start leaves in a config folder: with these its
             # dependency install finds nothing to do.
             for name in ("package.json", "package-lock.json"):
-                shutil.copyfile(deps / name, self.config / name)
-            os.symlink(deps / "node_modules", self.config / "node_modules")
-            (self.config / ".gitignore").write_text(
+                shutil.copyfile(self.deps / name, self.dir / name)
+            os.symlink(self.deps / "node_modules", self.dir / "node_modules")
+            (self.dir / ".gitignore").write_text(
                 "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore")
-        (self.config / "opencode.json").write_text(json.dumps({
+        (self.dir / "opencode.json").write_text(json.dumps({
             "$schema": "https://opencode.ai/config.json",
             "provider": {"fake": {
                 "npm": "@ai-sdk/openai-compatible",
                 "name": "Fake",
-                "options": {"baseURL": f"{model.url}/v1", "apiKey": "x"},
+                "options": {"baseURL": f"{self.model.url}/v1", "apiKey": "x"},
                 "models": {"m": {"name": "m", "tool_call": True}},
             }},
             "model": "fake/m",
@@ -273,60 +171,25 @@ class OpenCode:
             PWD=str(self.home.work),
         ))
 
-    def run(self, prompt):
-        """`opencode run PROMPT`; returns the CompletedProcess (timeout → returncode None).
-        The client runs in its own process group, killed whole on a timeout."""
-        self.model.clear()
-        timeout = max(5, min(RUN_TIMEOUT, DEADLINE - time.monotonic()))
-        argv = [common.client_bin("opencode"), "run", prompt]
-        return common.run_client(argv, self.env(), self.home.work, timeout)
-
-    def cleanup(self):
-        self.home.cleanup()
+    def command(self, prompt):
+        return [common.client_bin("opencode"), "run", prompt]
 
 
-def outcome(proc):
-    if proc.returncode is None:
-        return "opencode timed out (killed)"
-    tail = " ".join((proc.stderr or proc.stdout or "").split())[-200:]
-    return f"opencode exit {proc.returncode}: {tail}"
-
-
-def debug_lines(home):
-    path = home.root / ".config" / "tinylingo" / "debug.log"
-    return path.read_text(errors="replace").splitlines() if path.exists() else []
-
-
-def instruction_block(config):
-    """The text install put between the markers of AGENTS.md (without the markers)."""
-    path = config / "AGENTS.md"
-    text = path.read_text() if path.exists() else ""
-    m = re.search(re.escape(START) + r"(.*?)" + re.escape(END), text, re.S)
-    return m.group(1).strip() if m else ""
-
-
-def prompt_reached(model, proc, prompt):
+def prompt_reached(oc, proc, prompt):
     """The prompt went through: opencode exited 0 and the main request holds the prompt."""
-    mains = model.main_requests()
+    mains = oc.model.main_requests()
     if proc.returncode != 0:
-        return False, outcome(proc)
+        return False, oc.outcome(proc)
     if not any(prompt in data_text(d) for d in mains):
-        return False, f"no main request held the prompt ({len(model.requests)} requests)"
+        return False, f"no main request held the prompt ({len(oc.model.requests)} requests)"
     return True, ""
 
 
 def added_parts(model, prompt):
     """The text parts the user message carrying `prompt` has besides the prompt itself, in the
     main request."""
-    for data in model.main_requests():
-        for m in data.get("messages", []):
-            if m.get("role") != "user" or prompt not in message_text(m):
-                continue
-            content = m.get("content")
-            parts = content if isinstance(content, list) else [{"text": content}]
-            return [p.get("text", "") for p in parts
-                    if isinstance(p, dict) and p.get("text", "").strip() != prompt]
-    return []
+    parts = plugin.user_parts(model.main_requests(), prompt) or []
+    return [t for t in parts if t.strip() != prompt]
 
 
 def check_session(model, deps):
@@ -334,7 +197,7 @@ def check_session(model, deps):
     home = oc.home
     try:
         home.tinylingo("install", "opencode")
-        block = instruction_block(oc.config)
+        block = oc.block()
 
         # 1-3: a prompt with a recorded term.
         home.tinylingo("record", TERM, EXPLANATION)
@@ -345,48 +208,15 @@ def check_session(model, deps):
         mains = model.main_requests()
         hit_main = [data_text(d) for d in mains if HIT_PROMPT in data_text(d)]
 
-        if any("opencode" in line for line in new):
-            report("hook ran", "pass", next(l for l in new if "opencode" in l))
-        elif proc.returncode != 0 or not mains:
-            report("hook ran", "fail", f"no opencode line in debug.log; {outcome(proc)}")
-        else:
-            report("hook ran", "fail", f"no opencode line in debug.log after the prompt "
-                   f"({len(new)} new lines)")
-
-        if not hit_main:
-            report("explanation reached model", "fail",
-                   f"no main request with the prompt; {outcome(proc)}")
-        elif any(EXPLANATION in t and "[TinyLingo]" in t for t in hit_main):
-            report("explanation reached model", "pass")
-        else:
-            missing = [s for s in (EXPLANATION, "[TinyLingo]") if s not in hit_main[0]]
-            report("explanation reached model", "fail", f"main request lacks {missing}")
-
-        if not block:
-            report("instructions reached model", "fail",
-                   "no instruction block in ~/.config/opencode/AGENTS.md after install")
-        elif not hit_main:
-            report("instructions reached model", "fail",
-                   f"no main request with the prompt; {outcome(proc)}")
-        elif any(block in t for t in hit_main):
-            report("instructions reached model", "pass")
-        else:
-            key = [s for s in ("tinylingo record", "TinyLingo") if s not in hit_main[0]]
-            report("instructions reached model", "fail",
-                   f"the block from AGENTS.md is not in the main request (missing {key or 'part of it'})")
+        driver.hook_ran([line for line in new if "opencode" in line][:1], proc, oc)
+        driver.explanation(hit_main or None, proc, oc, "the main request")
+        driver.instructions(block, hit_main, proc, oc)
         home.tinylingo("config", "debug", "false")
 
         # 4: a prompt with no term.
         proc = oc.run(MISS_PROMPT)
         texts = [request_text(b) for b in model.bodies()]
-        ok, why = prompt_reached(model, proc, MISS_PROMPT)
-        ours = [s for s in (EXPLANATION, "[TinyLingo]") if any(s in t for t in texts)]
-        if not ok:
-            report("no term, nothing of ours", "fail", why)
-        elif ours:
-            report("no term, nothing of ours", "fail", f"a request holds {ours}")
-        else:
-            report("no term, nothing of ours", "pass")
+        driver.nothing_of_ours(prompt_reached(oc, proc, MISS_PROMPT)[0], texts, proc, oc)
 
         # 5: the model records a term through the shell tool.
         model.replies = [{"shell": RECORD_COMMAND}, "Recorded."]
@@ -398,12 +228,12 @@ def check_session(model, deps):
                         if m.get("role") == "tool"]
         glossary = home.glossary()
         if not shell_params(first):
-            report("record via shell", "fail", f"no bash tool offered; {outcome(proc)}")
+            report("record via shell", "fail", f"no bash tool offered; {oc.outcome(proc)}")
         elif RECORDED_TERM in glossary:
             report("record via shell", "pass", f"{RECORDED_TERM}: {glossary[RECORDED_TERM]}")
         else:
             report("record via shell", "fail", f"{RECORDED_TERM} not in the glossary; tool "
-                   f"result: {tool_results[:1]}; {outcome(proc)}")
+                   f"result: {tool_results[:1]}; {oc.outcome(proc)}")
 
         # 6: tinylingo broken three ways; the prompt must still go through.
         tl = home.root / ".config" / "tinylingo"
@@ -424,7 +254,7 @@ def check_session(model, deps):
                 report(name, "fail", f"could not break tinylingo: {e}")
                 continue
             proc = oc.run(HIT_PROMPT)
-            ok, why = prompt_reached(model, proc, HIT_PROMPT)
+            ok, why = prompt_reached(oc, proc, HIT_PROMPT)
             added = added_parts(model, HIT_PROMPT)
             stray = [t for t in added if "[TinyLingo]" not in t]
             if not ok:
@@ -442,45 +272,12 @@ def check_session(model, deps):
         oc.cleanup()
 
 
-def check_uninstall():
-    homes = []
-    try:
-        # The user already had a settings file, an empty instruction file and an empty
-        # plugins folder.
-        home = Home()
-        homes.append(home)
-        config = home.root / ".config" / "opencode"
-        (config / "plugins").mkdir(parents=True)
-        (config / "AGENTS.md").write_bytes(b"")
-        (config / "opencode.json").write_text('{\n  "model": "fake/m"\n}\n')
-        before = common.snapshot(config)
-        home.tinylingo("install", "opencode")
-        installed = common.snapshot(config)
-        home.tinylingo("uninstall", "opencode")
-        diff = common.snapshot_diff(before, common.snapshot(config))
-        problems = []
-        if installed == before:
-            problems.append("install changed nothing")
-        if diff:
-            problems.append(f"with files: {diff}")
-
-        # An empty settings folder the user had.
-        home = Home()
-        homes.append(home)
-        config = home.root / ".config" / "opencode"
-        config.mkdir(parents=True)
-        home.tinylingo("install", "opencode")
-        home.tinylingo("uninstall", "opencode")
-        if not config.is_dir():
-            problems.append("empty folder: ~/.config/opencode gone")
-        else:
-            diff = common.snapshot_diff((({}, set())), common.snapshot(config))
-            if diff:
-                problems.append(f"empty folder: {diff}")
-        report("uninstall restores files", "fail" if problems else "pass", "; ".join(problems))
-    finally:
-        for home in homes:
-            home.cleanup()
+def seed_user_files(config):
+    """The user already had a settings file, an empty instruction file and an empty plugins
+    folder."""
+    (config / "plugins").mkdir()
+    (config / "AGENTS.md").write_bytes(b"")
+    (config / "opencode.json").write_text('{\n  "model": "fake/m"\n}\n')
 
 
 # --- thread journal ---------------------------------------------------------------------------
@@ -492,25 +289,10 @@ def check_journal(model, deps):
     `client.session.messages` gives the assistant message with `modelID` ("m") and `providerID`
     ("fake"); the request asks for model "m"."""
     oc = OpenCode(model, deps)
-
-    def exchange(prompt, reply):
-        model.replies = [reply]
-        proc = oc.run(prompt)
-        model.replies = []
-        mains = model.main_requests()
-        ok, why = prompt_reached(model, proc, prompt)
-        return common.Exchange(
-            asked=mains[0].get("model") if mains else None,
-            answer_problem="" if proc.returncode == 0 and reply in (proc.stdout or "") else (
-                outcome(proc)),
-            prompt_problem=why)
-
     try:
-        report(common.JOURNAL_CHECK, *common.check_journal(
-            "opencode", oc.home, exchange,
-            model_source="the assistant message's modelID (session.messages)",
-            found_in="from the plugin's session.messages",
-            plugin=oc.config / "plugins" / "tinylingo.js"))
+        driver.journal(oc, oc.dir / "plugins" / "tinylingo.js",
+                       model_source="the assistant message's modelID (session.messages)",
+                       found_in="from the plugin's session.messages")
     finally:
         oc.cleanup()
 
@@ -533,33 +315,22 @@ def check_mcp(model, deps):
             report("record via MCP", "pass", f"offered {offered}, record called; glossary: "
                    f"{MCP_TERM} → {glossary[MCP_TERM]}")
         else:
-            report("record via MCP", "fail", f"offered {offered}; {outcome(proc)}")
+            report("record via MCP", "fail", f"offered {offered}; {oc.outcome(proc)}")
     finally:
         oc.cleanup()
 
 
 def main():
-    common.binary()
     exe = common.client_bin("opencode")
-    try:
-        if not os.access(exe, os.X_OK):
-            for check in CHECKS[:-1]:
-                report(check, "skip", f"no opencode at {exe}")
-        else:
-            deps = seed_config_deps()
-            model = ChatCompletions()
-            try:
-                check_session(model, deps)
-                check_journal(model, deps)
-                check_mcp(model, deps)
-            finally:
-                model.stop()
-        check_uninstall()
-    except Exception as e:  # the checks not reached yet fail, with the reason
-        for check in CHECKS:
-            if check not in reported:
-                report(check, "fail", f"driver error before this check: {type(e).__name__}: {e}")
-        raise
+
+    def with_model(model):
+        deps = seed_config_deps()
+        check_session(model, deps)
+        check_journal(model, deps)
+        check_mcp(model, deps)
+
+    driver.main(os.access(exe, os.X_OK), exe, with_model,
+                lambda: driver.uninstall(OpenCode, seed_user_files))
 
 
 if __name__ == "__main__":
