@@ -16,7 +16,8 @@ fn quick() -> bool {
 fn build(c: &mut Criterion) {
     let mut group = c.benchmark_group("index_build");
     group.sample_size(10);
-    for n in [1_000, 10_000, 100_000] {
+    let sizes: &[usize] = if quick() { &[1_000, 10_000] } else { &[1_000, 10_000, 100_000] };
+    for &n in sizes {
         let glossary: Glossary = synth::glossary(n).into_iter().collect();
         group.bench_with_input(BenchmarkId::from_parameter(n), &glossary, |b, g| {
             b.iter(|| index::build_archive(g, &Settings::default()))
