@@ -186,10 +186,18 @@ fn bad_arguments_are_refused() {
 
 /// Precision and recall of the rules on the labeled corpus, each case rendered in each of the
 /// four formats. The tuned part is what the rules were written against; the held-out part was
-/// written apart and is only measured. Run with `--nocapture` to see the figures.
+/// written apart, but the rules were later tuned on it too. The fresh part was written blind
+/// after that (without reading the rules) and nobody tunes to it: it is the honest measure.
+/// Its floors are NOT the 0.8 aim: they sit just under what the rules measured when it was
+/// written (precision 0.650, recall 0.361), so that CI catches a regression; raise them when
+/// the rules improve, never by editing the fresh cases. `tests/learning/score.py` splits the
+/// figures by language and names the misses. Run with `--nocapture` to see the figures.
 #[test]
 fn the_rules_meet_their_precision_and_recall_floors() {
-    for (split, floor) in [("tuned", 0.95), ("heldout", 0.8)] {
+    // (split, precision floor, recall floor)
+    for (split, p_floor, r_floor) in
+        [("tuned", 0.95, 0.95), ("heldout", 0.8, 0.8), ("fresh", 0.64, 0.35)]
+    {
         let cases =
             fs::read_to_string(root().join(format!("tests/learning/cases/{split}.jsonl"))).unwrap();
         let expected: BTreeSet<String> = cases
@@ -215,7 +223,7 @@ fn the_rules_meet_their_precision_and_recall_floors() {
         eprintln!(
             "{split}: precision {precision:.3} recall {recall:.3} (tp {tp}, fp {fp}, fn {fnn})"
         );
-        assert!(precision >= floor && recall >= floor, "{split}: {precision:.3} / {recall:.3}");
+        assert!(precision >= p_floor && recall >= r_floor, "{split}: {precision:.3} / {recall:.3}");
     }
 }
 

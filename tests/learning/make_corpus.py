@@ -1,6 +1,8 @@
-"""Renders the labeled cases (cases/tuned.jsonl, cases/heldout.jsonl) as sessions in the real
-formats of Claude Code, Codex CLI, Gemini CLI and OpenCode, under corpus/<split>/ laid out as a
-home folder (.claude/projects/…, .codex/sessions/…, .gemini/tmp/…, .local/share/opencode/).
+"""Renders the labeled cases (cases/tuned.jsonl, cases/heldout.jsonl, cases/fresh.jsonl) as
+sessions in the real formats of Claude Code, Codex CLI, Gemini CLI and OpenCode, under
+corpus/<split>/ laid out as a home folder (.claude/projects/…, .codex/sessions/…, .gemini/tmp/…,
+.local/share/opencode/). `fresh` is a second held-out part, written blind after the rules were
+tuned on `heldout`: nobody tunes to it.
 
 Each case is one session: the assistant's question (when the case has one), the user's turn
 (with a tool call and its output when the case has `tool`), the assistant's reply. The records
@@ -260,7 +262,7 @@ def main():
         cases = load("tuned") + load("heldout")
         write(root, [cases[i % len(cases)] for i in range(n)], pad_kb=kb)
         return
-    for split in ("tuned", "heldout"):
+    for split in ("tuned", "heldout", "fresh"):
         write(HERE / "corpus" / split, load(split))
 
 
