@@ -97,15 +97,17 @@ impl Journal {
     /// Appends `entry` to its day's file and returns its number there.
     pub fn append(&self, entry: &Entry) -> Result<usize> {
         let lock_path = self.dir.join(".lock");
-        // The folder is missing only before the first entry ever: it is looked for (and made)
-        // only when the lock file cannot be opened.
+        // The folder is missing only before the first entry ever: it is made (if still
+        // missing) only when the lock file cannot be opened, and the lock tried once more.
+        // Whether it exists is not asked first: sessions that finish together all fail the
+        // first try, and one that saw the folder made by another in between would give up.
         let lock = match StoreLock::acquire(&lock_path) {
-            Err(_) if !self.dir.is_dir() => {
+            Ok(lock) => lock,
+            Err(_) => {
                 fs::create_dir_all(&self.dir)
                     .map_err(|e| Error::io(&self.dir, "create folder", e))?;
                 StoreLock::acquire(&lock_path)?
             }
-            lock => lock?,
         };
         let date = &entry.time[..entry.time.len().min(10)];
         let path = self.file(date);
