@@ -192,12 +192,20 @@ fn bad_arguments_are_refused() {
 /// written (precision 0.650, recall 0.361), so that CI catches a regression; raise them when
 /// the rules improve, never by editing the fresh cases. `tests/learning/score.py` splits the
 /// figures by language and names the misses. Run with `--nocapture` to see the figures.
+///
+/// `fresh2` is a further blind part, written the same way while the rules were being improved
+/// against `fresh`, to measure that work honestly. Its floors too sit just under what the rules
+/// measured when it was written (precision 0.531, recall 0.354), to be raised by the merge that
+/// improves them, never by editing its cases.
 #[test]
 fn the_rules_meet_their_precision_and_recall_floors() {
     // (split, precision floor, recall floor)
-    for (split, p_floor, r_floor) in
-        [("tuned", 0.95, 0.95), ("heldout", 0.8, 0.8), ("fresh", 0.64, 0.35)]
-    {
+    for (split, p_floor, r_floor) in [
+        ("tuned", 0.95, 0.95),
+        ("heldout", 0.8, 0.8),
+        ("fresh", 0.64, 0.35),
+        ("fresh2", 0.52, 0.34),
+    ] {
         let cases =
             fs::read_to_string(root().join(format!("tests/learning/cases/{split}.jsonl"))).unwrap();
         let expected: BTreeSet<String> = cases
