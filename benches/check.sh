@@ -17,7 +17,7 @@ entries=${2:-10000}
 runs=${RUNS:-11}
 
 cargo build --release --quiet --bin tinylingo
-bin=$PWD/target/release/tinylingo
+bin=$PWD/$(benches/support/release-dir)/tinylingo
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 repo=$work/repo

@@ -17,7 +17,8 @@ n=${1:-100000}
 runs=${RUNS:-21}
 
 cargo build --release --quiet --bin tinylingo --example synth --example hookbench --example noop
-bin=$PWD/target/release/tinylingo
+rel=$(benches/support/release-dir)
+bin=$PWD/$rel/tinylingo
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -38,7 +39,7 @@ store="$work/store"
 mkdir -p "$store"
 realistic=()
 if [ "${REALISTIC:-0}" = 1 ]; then realistic=(--realistic); fi
-target/release/examples/synth "$n" "$store" "${realistic[@]}" --event "$work/hit.json"
+$rel/examples/synth "$n" "$store" "${realistic[@]}" --event "$work/hit.json"
 export TINYLINGO_HOME="$store"
 # A query that hits a handful of entries, one that hits none (the whole glossary is scanned
 # either way), and an ASCII query folded for case.
@@ -67,7 +68,7 @@ TINYLINGO_HOME="$off" "$bin" config stats.enabled false 2>/dev/null
 TINYLINGO_HOME="$store" "$bin" config stats.enabled true 2>/dev/null
 printf '{"hook_event_name":"UserPromptSubmit","session_id":"bench","prompt":"今天天气不错，随便聊聊"}' >"$work/miss.json"
 for event in miss hit; do
-  line=$(target/release/examples/hookbench $((runs * 10)) "$work/$event.json" \
+  line=$($rel/examples/hookbench $((runs * 10)) "$work/$event.json" \
     env TINYLINGO_HOME="$off" "$bin" hook claude -- env TINYLINGO_HOME="$store" "$bin" hook claude)
   printf '%-36s %s\n' "hook, usage log on vs off ($event)" "$line"
 done

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin tinylingo
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-TINYLINGO_HOME="$work" RUNS="${RUNS:-50}" python3 - "$PWD/target/release/tinylingo" <<'PY'
+TINYLINGO_HOME="$work" RUNS="${RUNS:-50}" python3 - "$PWD/$(benches/support/release-dir)/tinylingo" <<'PY'
 import json, os, statistics, subprocess, sys, time
 
 binary, runs = sys.argv[1], int(os.environ["RUNS"])

@@ -19,12 +19,13 @@ n=${1:-100000}
 runs=${RUNS:-21}
 
 cargo build --release --quiet --bin tinylingo --example synth
-bin=target/release/tinylingo
+rel=$(benches/support/release-dir)
+bin=$rel/tinylingo
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-target/release/examples/synth "$n" "$work/new" --realistic
-target/release/examples/synth --new-entries "$runs" >"$work/entries.tsv"
+$rel/examples/synth "$n" "$work/new" --realistic
+$rel/examples/synth --new-entries "$runs" >"$work/entries.tsv"
 if [ "${SMART:-0}" = 1 ]; then
   TINYLINGO_HOME="$work/new" "$bin" config smart.endpoint http://127.0.0.1:9/v1/chat/completions 2>/dev/null
   TINYLINGO_HOME="$work/new" "$bin" config smart.enabled true 2>/dev/null

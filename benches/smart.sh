@@ -11,15 +11,16 @@ cd "$(dirname "$0")/.."
 n=${1:-100000}
 runs=${RUNS:-200}
 cargo build --release --quiet --bin tinylingo --example synth --example hookbench --example instant_llm
-bin=target/release/tinylingo
+rel=$(benches/support/release-dir)
+bin=$rel/tinylingo
 work=$(mktemp -d)
 server=""
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 
 mkdir -p "$work/off" "$work/on"
-target/release/examples/synth "$n" "$work/off" --event "$work/event.json"
-target/release/examples/synth "$n" "$work/on"
-target/release/examples/instant_llm "$work/port" $((4 * runs + 100)) &
+$rel/examples/synth "$n" "$work/off" --event "$work/event.json"
+$rel/examples/synth "$n" "$work/on"
+$rel/examples/instant_llm "$work/port" $((4 * runs + 100)) &
 server=$!
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 TINYLINGO_HOME="$work/on" "$bin" config smart.endpoint "http://127.0.0.1:$(cat "$work/port")/v1/chat/completions" 2>/dev/null
@@ -32,6 +33,6 @@ TINYLINGO_HOME="$work/on" "$bin" config debug false 2>/dev/null
 # hookbench runs both commands with the same environment; each gets its store from a wrapper
 # that execs the binary (no shell in the timed path: env execs directly).
 echo "terms: $n"
-target/release/examples/hookbench "$runs" "$work/event.json" \
+$rel/examples/hookbench "$runs" "$work/event.json" \
   env TINYLINGO_HOME="$work/off" "$bin" hook claude -- \
   env TINYLINGO_HOME="$work/on" "$bin" hook claude

@@ -28,7 +28,7 @@ runs=${RUNS:-5}
 if [ -z "${TINYLINGO_BIN:-}" ]; then
   cargo build --release --quiet --bin tinylingo
 fi
-bin=${TINYLINGO_BIN:-$PWD/target/release/tinylingo}
+bin=${TINYLINGO_BIN:-$PWD/$(benches/support/release-dir)/tinylingo}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
