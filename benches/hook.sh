@@ -100,7 +100,7 @@ e = json.load(open(sys.argv[1])); e["cwd"] = sys.argv[2]; json.dump(e, open(sys.
   done | median)
   gsize=$(stat -c %s "$store/glossary.json")
   isize=$(stat -c %s "$store/glossary.index")
-  printf '%-9s against the static no-op (the hook's own work; gated): %s\n' "$n" "$ratio_line"
+  printf '%-9s against the static no-op (the hook alone; gated): %s\n' "$n" "$ratio_line"
   printf '%-9s against a dynamically linked no-op (an ordinary process start): %s\n' "" "$dynamic_line"
   printf '%-9s peak RSS %s KiB   record %s.%03d ms   index %s B / glossary %s B = %s\n' "" \
     "$rss_kib" $((rec_ms / 1000)) $((rec_ms % 1000)) "$isize" "$gsize" \
