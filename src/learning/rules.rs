@@ -86,18 +86,41 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
     if mark == Some('?') || is_question(sentence) || is_hypothetical(sentence) {
         return None;
     }
-    if let Some(inner) = remembered(sentence) {
-        let mut c = candidate(&inner, mark).or_else(|| loose_definition(&inner))?;
-        c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
-        return Some(c);
+    let s = strip_filler(sentence);
+    if let Some(inner) = remembered(s) {
+        // "记得跑 lint" asks to remember no fact: the rules below read it as a whole.
+        if let Some(mut c) = candidate(&inner, mark).or_else(|| loose_definition(&inner)) {
+            c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
+            return Some(c);
+        }
     }
-    definition(sentence).or_else(|| correction(sentence)).or_else(|| behaviour(sentence))
+    definition(s).or_else(|| correction(s)).or_else(|| behaviour(sentence)).or_else(|| in_clause(s))
+}
+
+/// A definition after a leading clause of a long sentence ("先看了日志，这里的老库指的是 …",
+/// "the export failed again, and ledger means …"): the rules read a sentence from its start.
+fn in_clause(s: &str) -> Option<Candidate> {
+    s.match_indices(['，', ','])
+        .take(4)
+        .find_map(|(i, comma)| definition(strip_filler(s[i + comma.len()..].trim_start())))
+}
+
+/// `s` without the words that open a sentence and say nothing: "also,", "btw", "for context,",
+/// "oh sorry,", "另外，", "对了，", "先说明一下，".
+pub(super) fn strip_filler(s: &str) -> &str {
+    static FILLER: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah)[,:;!.]\s*|(?:另外|还有|顺便说一下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|对|好的|好|啊|哈|然后|那个|ok|OK)[，,：:！!]\s*)+",
+        )
+    });
+    FILLER.find(s).map_or(s, |m| &s[m.end()..])
 }
 
 // ---- definitions -------------------------------------------------------------------------
 
 /// A term: no sentence punctuation; CJK or up to four words.
-const T: &str = r#"["“'`「『《]?([^\s，,。；;：:！!？?（）()"”'`」』》]{1,40}?)["”'`」』》]?"#;
+const T: &str =
+    r#"["“'`「『《]?([^\s，,。；;：:！!？?（）()"”'`「」『』《》]{1,40}?)["”'`」』》]?"#;
 /// An English term: one to three words, or a quoted phrase.
 const ET: &str = r#"(?:["“'`]([^"”'`]{1,40})["”'`]|([A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}))"#;
 
@@ -108,7 +131,7 @@ static ZH_CALL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们的|咱们的?|我们|我说的|我们说的|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*[，,]?\s*(?:指的是|是指|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
+        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*[，,]?\s*(指的是|是指|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
     ))
 });
 /// "X 在我们这儿简称为 Y", "X 大家都简称 Y": an abbreviation without 把.
@@ -125,7 +148,7 @@ static ZH_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_CALL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:the\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|([\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*))?$"#,
+        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|the\s+([\w./+-]+(?:\s[\w./+-]+){0,2})|([\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*))?$"#,
     )
 });
 static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
@@ -167,7 +190,15 @@ fn definition(s: &str) -> Option<Candidate> {
         return make(&c[2], &join(&c[1], rest), Kind::Definition, 0.8);
     }
     if let Some(c) = ZH_MEANS.captures(s) {
-        let (term, what) = (&c[1], &c[2]);
+        let (term, what) = (&c[1], &c[3]);
+        // "指标", "指出", "指向": a word that starts with 指, not "means".
+        if &c[2] == "指"
+            && what.starts_with([
+                '标', '出', '向', '定', '令', '南', '针', '数', '挥', '导', '望', '示', '引', '点',
+            ])
+        {
+            return None;
+        }
         let marked = s.starts_with(['我', '所', '这', '项', '咱']) || quoted(s);
         // A bare "X 就是 Y" is common prose ("问题就是内存泄漏"): only a term that looks like a
         // name, or a definition naming an identifier, counts.
@@ -179,8 +210,8 @@ fn definition(s: &str) -> Option<Candidate> {
     }
     if let Some(c) = EN_CALL.captures(s) {
         let what = c.get(1)?.as_str();
-        let term = c.get(2).or(c.get(3))?.as_str();
-        let rest = c.get(4).or(c.get(5)).map(|m| m.as_str());
+        let term = c.get(2).or(c.get(3)).or(c.get(4))?.as_str();
+        let rest = c.get(5).or(c.get(6)).map(|m| m.as_str());
         return make(term, &join(what, rest), Kind::Definition, 0.85);
     }
     if let Some(c) = EN_CALLED.captures(s) {
@@ -201,7 +232,9 @@ fn definition(s: &str) -> Option<Candidate> {
     None
 }
 
-/// Inside "remember …": any "X is Y" / "X: Y" counts, the user having said it is worth keeping.
+/// Inside "remember …" or after "no, …": any "X is Y", "X: Y", "X 叫 Y" counts, the user
+/// having said it is worth keeping, provided Y names a thing ("the tests are still failing"
+/// states no meaning).
 fn loose_definition(s: &str) -> Option<Candidate> {
     static LOOSE: LazyLock<Regex> =
         LazyLock::new(|| re(&format!(r"(?i)^{T}\s*(?:是|=|:|：|\s+is\s+|\s+are\s+)\s*(.{{2,}})$")));
@@ -209,8 +242,33 @@ fn loose_definition(s: &str) -> Option<Candidate> {
     static LOOSE_EN: LazyLock<Regex> = LazyLock::new(|| {
         re(r"(?i)^((?:the\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,3}?)\s+(?:is|are)\s+(.{2,})$")
     });
+    // "测试环境的网关叫 gw-test": the name comes last.
+    static NAMED_ZH: LazyLock<Regex> =
+        LazyLock::new(|| re(&format!(r"^([^，,。]{{2,30}}?)\s*(?:叫做|叫作|称为|叫)\s*{T}$")));
+    if let Some(c) = NAMED_ZH.captures(s) {
+        return make(&c[2], &c[1], Kind::Definition, 0.8);
+    }
     let c = LOOSE.captures(s).or_else(|| LOOSE_EN.captures(s))?;
+    if !names_a_thing(&c[2]) {
+        return None;
+    }
     make(&c[1], &c[2], Kind::Definition, 0.8)
+}
+
+/// An explanation that says what something is: a noun phrase ("the payments proxy", "our
+/// Istio setup"), a name or an identifier ("Kong", "packages/core", "recon-db-02"), or Chinese
+/// of some length that is not a state ("好的", "空的", "报错了").
+fn names_a_thing(e: &str) -> bool {
+    static THING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?i:the|a|an|our|my|their|its|your|one of|part of|where|what|each|every|all|any)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
+        )
+    });
+    let e = e.trim();
+    if e.starts_with(|c: char| !c.is_ascii()) {
+        return e.chars().count() >= 3 && !e.ends_with(['了', '的', '吗', '呢', '吧']);
+    }
+    THING.is_match(e)
 }
 
 // ---- corrections -------------------------------------------------------------------------
@@ -242,126 +300,31 @@ fn correction(s: &str) -> Option<Candidate> {
         let term = c.get(1).or(c.get(2))?.as_str();
         return make(term, &format!("{} (not {})", &c[4], &c[3]), Kind::Correction, 0.8);
     }
-    None
+    // What follows the "no": a definition, or a plain "X is Y" the "no" makes a correction.
+    let rest = s[NEGATED.find(s)?.end()..].trim_start();
+    let mut c = definition(rest).or_else(|| loose_definition(rest))?;
+    c.kind = Kind::Correction;
+    Some(c)
 }
 
-// ---- standing rules of behaviour -----------------------------------------------------------
+/// The opening that says the assistant got it wrong: "no,", "actually,", "you've got it
+/// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
+static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|(?:不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|不是这样|不是的|不不|不对不对|不是这个意思)[的啦哦了]?[，,：:！!。\s]+)",
+    )
+});
 
-static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|永远|始终|一律|任何时候)")
-});
-static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用|一律用|统一用|都用)")
-});
-static ZH_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:以后|今后|往后|每次|从现在开始|从现在起)[，,]?\s*(?:在)?\s*([^\s，,。]{1,8}?)\s*(?:完|后|之后|以后|时|的时候|前|之前)",
-    )
-});
-static ZH_DONE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:以后|今后|往后|每次)\s*\p{Han}{1,2}完\s*([^\s，,。]{2,10}?)\s*(?:后|之后|以后|都|就|[，,])",
-    )
-});
-static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:不要|别|禁止|不许|不准|不能|只用|一律用|统一用|都用)\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己)?\s*(?:用|执行|运行|跑|调用|改|动|碰)?\s*([A-Za-z0-9_][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}|[\p{Han}]{2,6})",
-    )
-});
-static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:never|always|from now on|going forward|in (?:the )?future|every time|whenever|don't ever|do not ever|as a rule)\b",
-    )
-});
-static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:never|always|don't|do not|stop)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by)\b|[,.;]|$)",
-    )
-});
-static EN_VERB: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:never|always|don't|do not)\s+(?:ever\s+)?([a-z][\w-]*)"));
+// ---- standing rules of behaviour: see [`behaviour`] -------------------------------------
+
 /// One-off instructions: about this time, this thing, or not yet.
-static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)(?:这次|这一次|这回|这个先|暂时|先别|先不要|现在先|今天|刚才|这个文件|这一行|第\s*\d+\s*行|\bthis (?:one|time|file|line|commit|pr|branch)\b|\bfor now\b|\bright now\b|\byet\b|\btoday\b|\bat the moment\b|\bline \d+)",
     )
 });
 
-fn behaviour(s: &str) -> Option<Candidate> {
-    if ONE_OFF.is_match(s) {
-        return None;
-    }
-    let rule = s.trim_start_matches(['请', '，', ',', ' ']);
-    if ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s) {
-        let term = ZH_DONE
-            .captures(s)
-            .or_else(|| ZH_AFTER.captures(s))
-            .map(|c| c[1].to_string())
-            .or_else(|| ZH_OBJECT.captures(s).map(|c| c[1].to_string()))?;
-        return make(&term, rule, Kind::Behaviour, 0.75);
-    }
-    if EN_STANDING.is_match(s) {
-        let term = EN_OBJECT
-            .captures(s)
-            .map(|c| c[1].to_string())
-            .or_else(|| EN_VERB.captures(s).map(|c| c[1].to_string()))?;
-        let term = term.trim_end_matches(['.', ',']);
-        if !is_action(term) {
-            return None;
-        }
-        return make(term, &capitalised(rule), Kind::Behaviour, 0.75);
-    }
-    None
-}
-
-/// A behaviour term names what is done or used, not a filler verb ("be", "do", "ask").
-fn is_action(term: &str) -> bool {
-    const FILLER: &[&str] = &[
-        "be", "do", "ask", "forget", "know", "think", "want", "need", "say", "tell", "let", "make",
-        "get", "go", "worry", "mind", "care", "try", "like", "mean",
-    ];
-    !FILLER.contains(&term.to_lowercase().as_str())
-}
-
-// ---- the assistant's question, the user's answer -------------------------------------------
-
-static ASKED_EN: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)what (?:does|do|is|are) (?:["“'`]([^"”'`]{1,40})["”'`]|([\w./+-]+(?:\s[\w./+-]+){0,2})) (?:mean|stand for|refer to)"#,
-    )
-});
-static ASKED_ZH: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"["“「`']?([^\s，,。？?"“”「」`']{1,20}?)["”」`']?\s*(?:是什么意思|指的是什么|是指什么|具体指什么|指什么)"#,
-    )
-});
-static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)(?:不知道|不清楚|随便|算了|无所谓|don't know|not sure|never mind|nevermind|whatever|doesn't matter)",
-    )
-});
-static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:it's|it is|it means|that's|that is|means|就是|是指|指的是|指|是|它是|意思是)\s*")
-});
-
-fn asked_term(text: &str) -> Option<String> {
-    if let Some(c) = ASKED_EN.captures(text) {
-        return c.get(1).or(c.get(2)).map(|m| m.as_str().to_string());
-    }
-    ASKED_ZH.captures(text).map(|c| c[1].to_string())
-}
-
-fn answer(term: &str, prose: &str) -> Option<Candidate> {
-    if REFUSAL.is_match(prose) {
-        return None;
-    }
-    let (first, mark) = super::clean::sentences(prose).into_iter().next()?;
-    if mark == Some('?') || is_question(&first) {
-        return None;
-    }
-    let what = ANSWER_LEAD.replace(&first, "");
-    make(term, &what, Kind::Definition, 0.75)
-}
+// ---- the assistant's confirmation: see [`answer`] for its question ---------------------------
 
 /// The assistant's confirmation: it names the term and says it understood.
 fn confirms(text: &str, term: &str) -> bool {
@@ -447,92 +410,7 @@ fn has_identifier(s: &str) -> bool {
     s.chars().any(|c| c.is_ascii_alphanumeric())
 }
 
-// ---- building a candidate --------------------------------------------------------------------
-
-/// A candidate from a raw term and explanation, or none when the term is not one: empty, too
-/// long, a pronoun, a generic word, or a one-off referent.
-fn make(term: &str, explanation: &str, kind: Kind, confidence: f64) -> Option<Candidate> {
-    let term = tidy(term);
-    let explanation = tidy(explanation);
-    let chars = term.chars().count();
-    if chars == 0 || chars > 40 || term.split_whitespace().count() > 4 {
-        return None;
-    }
-    if explanation.chars().count() < 2 || explanation == term {
-        return None;
-    }
-    if is_vague(&term) || is_vague(&explanation) || ONE_OFF.is_match(&term) {
-        return None;
-    }
-    Some(Candidate { term, explanation, kind, confidence })
-}
-
-/// Pronouns, determiners and words too general to be a glossary term.
-fn is_vague(s: &str) -> bool {
-    const VAGUE: &[&str] = &[
-        "这",
-        "那",
-        "它",
-        "他",
-        "她",
-        "这个",
-        "那个",
-        "这里",
-        "那里",
-        "这样",
-        "我",
-        "你",
-        "我们",
-        "你们",
-        "问题",
-        "东西",
-        "意思",
-        "结果",
-        "原因",
-        "目的",
-        "重点",
-        "关键",
-        "it",
-        "this",
-        "that",
-        "these",
-        "those",
-        "there",
-        "here",
-        "he",
-        "she",
-        "they",
-        "we",
-        "i",
-        "you",
-        "thing",
-        "stuff",
-        "problem",
-        "issue",
-        "point",
-        "idea",
-        "goal",
-        "reason",
-        "one",
-        "the",
-        "a",
-        "an",
-        "something",
-        "everything",
-        "nothing",
-    ];
-    let lower = s.to_lowercase();
-    let lower = lower.trim_start_matches("the ").trim_start_matches("a ");
-    VAGUE.contains(&lower)
-}
-
-fn tidy(s: &str) -> String {
-    const QUOTES: &[char] = &[
-        '"', '“', '”', '\'', '‘', '’', '`', '「', '」', '『', '』', '《', '》', '*', ' ', '，',
-        ',', '。', '.', '：', ':', '；', ';',
-    ];
-    s.trim_matches(QUOTES).trim().to_string()
-}
+// ---- helpers -------------------------------------------------------------------------------
 
 fn join(what: &str, rest: Option<&str>) -> String {
     match rest.map(str::trim).filter(|r| !r.is_empty()) {
@@ -559,7 +437,7 @@ fn remembered(s: &str) -> Option<String> {
 
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:请|麻烦)?(?:记住|记一下|记着|记好|帮我记住)[：:，,]?\s*(.{2,})$|^(?:please\s+)?(?:remember|keep in mind|note for the future)(?:\s+that)?[:,]?\s+(.{2,})$",
+        r"(?i)^(?:请|麻烦|帮我|你|以后|今后)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘)(?:了|一下|好)?[：:，,]?\s*(.{2,})$|^(?:please\s+)?(?:remember|keep in mind|note for the future|for future reference|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future)(?:\s+that)?(?:\s+this)?[:,]?\s+(.{2,})$",
     )
 });
 
@@ -567,5 +445,12 @@ fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("the rules' patterns are valid")
 }
 
+mod answer;
+mod behaviour;
+mod term;
 #[cfg(test)]
 mod tests;
+
+use answer::{answer, asked_term};
+use behaviour::behaviour;
+use term::{is_referent, make};

@@ -1,0 +1,111 @@
+//! The assistant's question about a word, and the user's answer: "What do you mean by 'the
+//! ledger'?" / "你说的“老库”是指哪个？", then a short turn that explains it ("It's our billing
+//! DB", "就是那个 MySQL 5.7 的实例"). The term comes from the question, the explanation from
+//! the answer. A question about a one-off referent ("which file?") names no word, and an answer
+//! that picks one ("the second one", "第二个") explains none.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{is_question, is_referent, make, re, strip_filler, Candidate};
+use crate::learning::Kind;
+
+/// A term as the assistant quotes it, or up to three words / a short CJK run.
+const QUOTED: &str = r#"["“'`‘「『]([^"”'`’」』\n]{1,40})["”'`’」』]"#;
+const EN_WORDS: &str = r"([\w./+-]+(?:\s[\w./+-]+){0,2})";
+const ZH_WORDS: &str = r#"((?:[A-Za-z0-9+._-]+\s?)?[^\s，,。？?：:“”"「」『』`'‘’]{1,12}?)"#;
+
+static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let q = format!(r"(?:{QUOTED}|{EN_WORDS})");
+    [
+        format!(r"(?i)what (?:do|did) you mean by {q}"),
+        format!(r"(?i)when you say {q}"),
+        format!(r"(?i)\bby {q},? (?:do|did) you mean"),
+        format!(r"(?i)what (?:does|do|is|are) {q} (?:mean|stand for|refer to)"),
+        format!(r"(?i)not sure what {q} (?:refers to|means|is|stands for)"),
+        format!(r"(?i)(?:clarify|explain) what {q} (?:is|means|refers to|stands for)"),
+        // "what is X" only quoted: "what is the expected output?" asks for no word.
+        format!(r"(?i)what(?:'s| is| are)(?: exactly)? {QUOTED}"),
+    ]
+    .iter()
+    .map(|p| re(p))
+    .collect()
+});
+static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let ask = r"(?:是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
+    [
+        format!(r"你说的\s*{QUOTED}"),
+        format!(
+            r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿)?\s*(?:具体)?\s*{ask}"
+        ),
+        format!(r"(?:不太?确定|不清楚|不知道|不太明白)\s*{QUOTED}"),
+        format!(r"你说的\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),
+        format!(
+            r"{ZH_WORDS}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿)?\s*(?:具体)?\s*{ask}"
+        ),
+    ]
+    .iter()
+    .map(|p| re(p))
+    .collect()
+});
+static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:不知道|不清楚|随便|算了|无所谓|不重要|先不管|别管|不用管|忽略|don't know|not sure|never ?mind|whatever|doesn't matter|forget it|skip it|ignore it|not important)",
+    )
+});
+
+static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:is|are|means|refers to|=|:|：|就是|是指|指的是|指|是|it's|it is|it means|that's|that is|它是|意思是)\s*",
+    )
+});
+
+/// The word the assistant's `text` asks the meaning of.
+pub(super) fn asked_term(text: &str) -> Option<String> {
+    let found = ASKED_EN.iter().chain(ASKED_ZH.iter()).find_map(|p| {
+        let c = p.captures(text)?;
+        c.get(1).or(c.get(2)).map(|m| m.as_str().trim().to_string())
+    })?;
+    let bad_start = ['是', '哪', '什', '啥', '这', '那'];
+    (!found.starts_with(bad_start) && !is_referent(&found)).then_some(found)
+}
+
+/// The user's `prose` as the answer to what `term` means.
+pub(super) fn answer(term: &str, prose: &str) -> Option<Candidate> {
+    if REFUSAL.is_match(prose) {
+        return None;
+    }
+    // The first sentence with more than "oh, sorry" in it.
+    let (first, mark) = crate::learning::clean::sentences(prose)
+        .into_iter()
+        .map(|(s, m)| (strip_filler(&s).to_string(), m))
+        .find(|(s, _)| s.chars().count() > 1)?;
+    // "the second one", "上面那个函数": a pick, not an explanation; "那个 MySQL 5.7 的实例"
+    // is long enough to be one.
+    let pick =
+        is_referent(&first) && !(first.starts_with(['这', '那']) && first.chars().count() > 8);
+    if mark == Some('?') || is_question(&first) || pick {
+        return None;
+    }
+    // "the ledger is …", "北极星是 …", "it's …": what follows the lead is the explanation.
+    let what = ANSWER_LEAD.replace(after_term(&first, term), "");
+    make(term, &what, Kind::Definition, 0.75)
+}
+
+/// `s` after a leading mention of `term` ("the vault is …" → "is …"), or `s`.
+fn after_term<'a>(s: &'a str, term: &str) -> &'a str {
+    let bare = strip_ci(term, "the ").unwrap_or(term);
+    let unarticled = strip_ci(s, "the ").unwrap_or(s);
+    match strip_ci(unarticled, bare) {
+        Some(rest) if !rest.starts_with(|c: char| c.is_alphanumeric() && c.is_ascii()) => {
+            rest.trim_start()
+        }
+        _ => s,
+    }
+}
+
+/// `s` without the prefix `p`, compared without ASCII case.
+fn strip_ci<'a>(s: &'a str, p: &str) -> Option<&'a str> {
+    s.get(..p.len()).filter(|head| head.eq_ignore_ascii_case(p)).map(|_| &s[p.len()..])
+}
