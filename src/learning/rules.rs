@@ -83,13 +83,14 @@ const MAX_CONFIDENCE: f64 = 0.99;
 
 /// The candidate of one sentence, if a rule holds and no exclusion does.
 pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
-    if mark == Some('?') || is_question(sentence) || is_hypothetical(sentence) {
+    let asked = mark == Some('?') && !is_request(sentence);
+    if asked || is_question(sentence) || is_hypothetical(sentence) {
         return None;
     }
     let s = strip_filler(sentence);
     if let Some(inner) = remembered(s) {
         // "记得跑 lint" asks to remember no fact: the rules below read it as a whole.
-        if let Some(mut c) = candidate(&inner, mark).or_else(|| loose_definition(&inner)) {
+        if let Some(mut c) = candidate(&inner, None).or_else(|| loose_definition(&inner)) {
             c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
             return Some(c);
         }
@@ -100,7 +101,7 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
 /// A definition after a leading clause of a long sentence ("先看了日志，这里的老库指的是 …",
 /// "the export failed again, and ledger means …"): the rules read a sentence from its start.
 fn in_clause(s: &str) -> Option<Candidate> {
-    s.match_indices(['，', ','])
+    s.match_indices(['，', ',', '：', ':'])
         .take(4)
         .find_map(|(i, comma)| definition(strip_filler(s[i + comma.len()..].trim_start())))
 }
@@ -131,7 +132,7 @@ static ZH_CALL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*[，,]?\s*(指的是|是指|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
+        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*(?:在我们这儿|在我们这里|在我们项目里|在项目里|在我们组里|在这里|在这儿|在本项目)?\s*[，,]?\s*(指的是|是指|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
     ))
 });
 /// "X 在我们这儿简称为 Y", "X 大家都简称 Y": an abbreviation without 把.
@@ -168,9 +169,36 @@ static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_HERE_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:in this (?:project|repo|codebase|team)|here|around here),?\s+{ET}\s+is\s+(.{{2,}})$"
+        r"(?i)^(?:(?:in this (?:project|repo|codebase|team)|here|around here),?\s+{ET}|{ET}\s+(?:here|in this (?:project|repo|codebase)|around here))\s+is\s+(.{{2,}})$"
     ))
 });
+
+/// "Our internal name for the metrics pipeline is Periscope".
+static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(?:our|the team's|the)\s+(?:internal\s+|team\s+|usual\s+)?(?:name|codename|term|word|shorthand)\s+for\s+(.{2,60}?)\s+is\s+(?:["“'`]([^"”'`]{1,40})["”'`]|([\w./+-]+))$"#,
+    )
+});
+/// A quoted term stated as something: "'the shim' is the compatibility layer …", "“账期”是
+/// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
+static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(?:["“'「『]([^"”'」』]{1,40})["”'」』]|`([^`]{1,40})`)\s*(?:is|are|=|是|就是)\s*(.{2,})$"#,
+    )
+});
+/// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
+static EN_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^([A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+)?)\s+(?:is|are)\s+((?:our|the team's|the company's)\s+.{2,})$",
+    )
+});
+
+/// A term that reads as a name rather than a common noun: it has capitals after the first
+/// letter, digits, or joining punctuation ("QB-7", "PX", "ledger_v2", "gRPC").
+fn looks_like_a_name(term: &str) -> bool {
+    term.chars().skip(1).any(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "-_./".contains(c))
+        || (term.len() >= 2 && term.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()))
+}
 
 fn definition(s: &str) -> Option<Candidate> {
     if ZH_NARRATIVE.is_match(s) {
@@ -208,7 +236,11 @@ fn definition(s: &str) -> Option<Candidate> {
         }
         return make(term, what, Kind::Definition, if marked { 0.85 } else { 0.75 });
     }
-    if let Some(c) = EN_CALL.captures(s) {
+    // "'hot tub' is what we call the test cluster": the name comes first.
+    static WHAT_WE_CALL: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\bwhat\s+(?:we|i|the team)\s+call"));
+    let called = if WHAT_WE_CALL.is_match(s) { None } else { EN_CALL.captures(s) };
+    if let Some(c) = called {
         let what = c.get(1)?.as_str();
         let term = c.get(2).or(c.get(3)).or(c.get(4))?.as_str();
         let rest = c.get(5).or(c.get(6)).map(|m| m.as_str());
@@ -218,16 +250,34 @@ fn definition(s: &str) -> Option<Candidate> {
         let term = c.get(2).or(c.get(3))?.as_str();
         return make(term, &join(&c[1], c.get(4).map(|m| m.as_str())), Kind::Definition, 0.85);
     }
+    if let Some(c) = EN_NAME_FOR.captures(s) {
+        let term = c.get(2).or(c.get(3))?.as_str();
+        return make(term, &c[1], Kind::Definition, 0.85);
+    }
+    if let Some(c) = QUOTED_IS.captures(s) {
+        let (term, what) = (c.get(1).or(c.get(2))?.as_str(), &c[3]);
+        return if names_a_thing(what) { make(term, what, Kind::Definition, 0.8) } else { None };
+    }
+    if let Some(c) = EN_IS_OUR.captures(s) {
+        let (term, what) = (&c[1], &c[2]);
+        return if looks_like_a_name(term) {
+            make(term, what, Kind::Definition, 0.75)
+        } else {
+            None
+        };
+    }
     if let Some(c) = EN_MEAN.captures(s) {
         let term = c.get(1).or(c.get(2))?.as_str();
         let kind = if starts_negated(s) { Kind::Correction } else { Kind::Definition };
         return make(term, &c[3], kind, 0.85);
     }
-    for (pattern, confidence) in [(&*EN_MEANS, 0.8), (&*EN_HERE_IS, 0.75)] {
-        if let Some(c) = pattern.captures(s) {
-            let term = c.get(1).or(c.get(2))?.as_str();
-            return make(term, &c[3], Kind::Definition, confidence);
-        }
+    if let Some(c) = EN_MEANS.captures(s) {
+        let term = c.get(1).or(c.get(2))?.as_str();
+        return make(term, &c[3], Kind::Definition, 0.8);
+    }
+    if let Some(c) = EN_HERE_IS.captures(s) {
+        let term = c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4))?.as_str();
+        return make(term, &c[5], Kind::Definition, 0.75);
     }
     None
 }
@@ -249,10 +299,23 @@ fn loose_definition(s: &str) -> Option<Candidate> {
         return make(&c[2], &c[1], Kind::Definition, 0.8);
     }
     let c = LOOSE.captures(s).or_else(|| LOOSE_EN.captures(s))?;
-    if !names_a_thing(&c[2]) {
+    if !names_a_thing(&c[2]) || is_generic(&c[1]) || is_referent(&c[2]) {
         return None;
     }
     make(&c[1], &c[2], Kind::Definition, 0.8)
+}
+
+/// A common word that "X is Y" says a fact about, not a meaning: "the answer is 42", "the fix
+/// is in the parser", "应该是 main 分支".
+fn is_generic(term: &str) -> bool {
+    const GENERIC: &[&str] = &[
+        "answer", "fix", "bug", "error", "result", "output", "test", "tests", "build", "plan",
+        "code", "file", "function", "change", "diff", "value", "default", "version", "solution",
+        "cause", "task", "step", "command", "path", "branch", "commit", "line", "name", "status",
+        "应该", "可能", "好像", "其实", "大概", "还是", "主要", "一般", "通常", "现在", "答案",
+    ];
+    let lower = term.to_lowercase();
+    GENERIC.contains(&lower.trim_start_matches("the ").trim_start_matches("our "))
 }
 
 /// An explanation that says what something is: a noun phrase ("the payments proxy", "our
@@ -302,7 +365,7 @@ fn correction(s: &str) -> Option<Candidate> {
     }
     // What follows the "no": a definition, or a plain "X is Y" the "no" makes a correction.
     let rest = s[NEGATED.find(s)?.end()..].trim_start();
-    let mut c = definition(rest).or_else(|| loose_definition(rest))?;
+    let mut c = definition(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest))?;
     c.kind = Kind::Correction;
     Some(c)
 }
@@ -311,7 +374,7 @@ fn correction(s: &str) -> Option<Candidate> {
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|(?:不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|不是这样|不是的|不不|不对不对|不是这个意思)[的啦哦了]?[，,：:！!。\s]+)",
+        r"(?i)^(?:(?:no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|(?:不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思)[的啦哦了]?[，,：:！!。\s]+)",
     )
 });
 
@@ -374,9 +437,19 @@ fn add_named(explanation: &mut String, confirmation: &str, term: &str) {
 
 // ---- exclusions ------------------------------------------------------------------------------
 
+/// "Can you remember that QA means …?": a request in a question's form.
+fn is_request(s: &str) -> bool {
+    static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:please\s+)?(?:can|could|would|will) you (?:please )?(?:remember|keep in mind|note)\b",
+        )
+    });
+    REQUEST.is_match(s.trim())
+}
+
 fn is_question(s: &str) -> bool {
     static SAYING: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^when (?:i|we) say\b"));
-    if SAYING.is_match(s.trim()) {
+    if SAYING.is_match(s.trim()) || is_request(s) {
         return false;
     }
     static Q: LazyLock<Regex> = LazyLock::new(|| {
@@ -437,7 +510,7 @@ fn remembered(s: &str) -> Option<String> {
 
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:请|麻烦|帮我|你|以后|今后)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘)(?:了|一下|好)?[：:，,]?\s*(.{2,})$|^(?:please\s+)?(?:remember|keep in mind|note for the future|for future reference|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future)(?:\s+that)?(?:\s+this)?[:,]?\s+(.{2,})$",
+        r"(?i)^(?:这个|这点|这些)?(?:请|麻烦|帮我|你|要|以后|今后|一定)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘)(?:了|一下|好)?[：:，,]?\s*(.{2,})$|^(?:please\s+)?(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future)(?:\s+that)?(?:\s+this)?[:,]?\s+(.{2,})$",
     )
 });
 

@@ -21,7 +21,8 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     [
         format!(r"(?i)what (?:do|did) you mean by {q}"),
         format!(r"(?i)when you say {q}"),
-        format!(r"(?i)\bby {q},? (?:do|did) you mean"),
+        format!(r"(?i)\bby {q},? (?:(?:do|did) )?you mean"),
+        format!(r"(?i)\bwhat {q} (?:refers to|means|stands for)"),
         format!(r"(?i)what (?:does|do|is|are) {q} (?:mean|stand for|refer to)"),
         format!(r"(?i)not sure what {q} (?:refers to|means|is|stands for)"),
         format!(r"(?i)(?:clarify|explain) what {q} (?:is|means|refers to|stands for)"),
@@ -35,12 +36,14 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let ask = r"(?:是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     [
-        format!(r"你说的\s*{QUOTED}"),
+        format!(r"(?:你说的|你提到的|你讲的|你所说的)\s*{QUOTED}"),
+        format!(r"{QUOTED}\s*这个(?:词|说法|概念|名字|缩写)"),
         format!(
             r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿)?\s*(?:具体)?\s*{ask}"
         ),
         format!(r"(?:不太?确定|不清楚|不知道|不太明白)\s*{QUOTED}"),
-        format!(r"你说的\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),
+        format!(r"(?:你说的|你提到的|你讲的|你所说的)\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),
+        format!(r"{ZH_WORDS}\s*这个(?:词|说法|概念|名字|缩写)"),
         format!(
             r"{ZH_WORDS}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿)?\s*(?:具体)?\s*{ask}"
         ),
@@ -55,6 +58,12 @@ static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// An answer that picks among things on screen: "the first one you listed", "第二个".
+static PICK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:the\s+)?(?:other|first|second|third|fourth|last|next|previous|same|former|latter|top|bottom)\b|^(?:第\s*[\d一二三四五六七八九十]|上面|下面|前面|后面|另一|刚才)",
+    )
+});
 static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^(?:is|are|means|refers to|=|:|：|就是|是指|指的是|指|是|it's|it is|it means|that's|that is|它是|意思是)\s*",
@@ -81,15 +90,17 @@ pub(super) fn answer(term: &str, prose: &str) -> Option<Candidate> {
         .into_iter()
         .map(|(s, m)| (strip_filler(&s).to_string(), m))
         .find(|(s, _)| s.chars().count() > 1)?;
-    // "the second one", "上面那个函数": a pick, not an explanation; "那个 MySQL 5.7 的实例"
-    // is long enough to be one.
-    let pick =
-        is_referent(&first) && !(first.starts_with(['这', '那']) && first.chars().count() > 8);
-    if mark == Some('?') || is_question(&first) || pick {
+    if mark == Some('?') || is_question(&first) {
         return None;
     }
     // "the ledger is …", "北极星是 …", "it's …": what follows the lead is the explanation.
     let what = ANSWER_LEAD.replace(after_term(&first, term), "");
+    // "the second one", "上面那个函数": a pick, not an explanation; "那个 MySQL 5.7 的实例"
+    // is long enough to be one.
+    let long = what.starts_with(['这', '那']) && what.chars().count() > 8;
+    if PICK.is_match(&what) || (is_referent(&what) && !long) {
+        return None;
+    }
     make(term, &what, Kind::Definition, 0.75)
 }
 

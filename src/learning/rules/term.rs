@@ -140,6 +140,17 @@ fn is_vague(s: &str) -> bool {
         "something",
         "everything",
         "nothing",
+        // Chinese adverbs a clause may start with ("也就是 …").
+        "也",
+        "就",
+        "都",
+        "还",
+        "又",
+        "才",
+        "再",
+        "那就",
+        "也就",
+        "这就",
     ];
     let lower = s.to_lowercase();
     let lower = lower.trim_start_matches("the ").trim_start_matches("a ");
