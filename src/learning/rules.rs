@@ -111,7 +111,7 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah)[,:;!.]\s*|(?:另外|还有|顺便说一下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|对|好的|好|啊|哈|然后|那个|ok|OK)[，,：:！!]\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah)[,:;!.]\s*|(?:另外说一下|另外|还有|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|对|好的|好|啊|哈|然后|那个|ok|OK)[，,：:！!]\s*)+",
         )
     });
     FILLER.find(s).map_or(s, |m| &s[m.end()..])
@@ -139,6 +139,24 @@ static ZH_MEANS: LazyLock<Regex> = LazyLock::new(|| {
 static ZH_ABBR: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
         r"^([^，,。；;：:！!？?]{{2,30}}?)\s*(?:在我们这儿|在我们这里|在我们组里|在项目里|在这里|在这儿|我们都|我们|大家都|大家|一般都|一般)?\s*(?:简称为|简称|简写为|缩写为)\s*{T}(?:[，,]\s*(.*))?$"
+    ))
+});
+/// "发票服务的代号是“白鹭”": the name comes last.
+static ZH_CODENAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^([^，,。]{{2,30}}?)\s*的?\s*(?:代号|代称|名字|简称|叫法|别名|内部名|内部代号|英文名)\s*(?:是|叫|为)\s*{T}$"
+    ))
+});
+/// "压测环境我们一般叫蓝区，…": a name given without 把.
+static ZH_WE_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^([^，,。]{{2,30}}?)\s*(?:我们|咱们|大家|团队里?|组里)(?:一般|通常|平时|内部|都)*\s*(?:叫做|叫作|称为|称作|叫)\s*{T}(?:[，,]\s*(.*))?$"
+    ))
+});
+/// "BFF 是我们的前端聚合层": ours, so a name of the project's.
+static ZH_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^{T}\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?)\s*.{{2,}})$"
     ))
 });
 /// Past events ("上周我们把这个问题简称为…，后来发现不是"): a story, not a definition.
@@ -183,7 +201,7 @@ static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
 static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:["“'「『]([^"”'」』]{1,40})["”'」』]|`([^`]{1,40})`)\s*(?:is|are|=|是|就是)\s*(.{2,})$"#,
+        r#"(?i)^(?:(?:the|our|a)\s+)?(?:["“'「『]([^"”'」』]{1,40})["”'」』]|`([^`]{1,40})`)\s*(?:is|are|=|是|就是)\s*(.{2,})$"#,
     )
 });
 /// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
@@ -192,6 +210,52 @@ static EN_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
         r"^([A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+)?)\s+(?:is|are)\s+((?:our|the team's|the company's)\s+.{2,})$",
     )
 });
+
+/// A bare "X 就是 Y" that reads as a meaning, not as prose ("问题就是内存泄漏", "我的意思就是
+/// 先别动它"): X is a short noun that is no common word of discussion, and Y describes a thing
+/// at some length rather than saying what to do or what happened.
+fn states_a_meaning(term: &str, what: &str) -> bool {
+    const DISCUSSION: &[&str] = &[
+        "难点",
+        "痛点",
+        "区别",
+        "差别",
+        "好处",
+        "坏处",
+        "缺点",
+        "优点",
+        "目标",
+        "办法",
+        "方法",
+        "思路",
+        "想法",
+        "需求",
+        "情况",
+        "现象",
+        "做法",
+        "关键点",
+        "核心",
+        "本质",
+        "结论",
+        "意见",
+        "建议",
+        "前提",
+        "条件",
+        "现在",
+        "主要",
+        "其实",
+        "我的意思",
+        "你的意思",
+        "意思",
+        "原因",
+    ];
+    let n = term.chars().count();
+    (2..=8).contains(&n)
+        && !DISCUSSION.contains(&term)
+        && what.chars().count() >= 6
+        && !what.starts_with(['先', '别', '不', '要', '没', '把', '让', '等', '会', '在'])
+        && !what.trim_end_matches(['。', '.']).ends_with(['了', '吗', '呢', '吧', '啊'])
+}
 
 /// A term that reads as a name rather than a common noun: it has capitals after the first
 /// letter, digits, or joining punctuation ("QB-7", "PX", "ledger_v2", "gRPC").
@@ -217,6 +281,18 @@ fn definition(s: &str) -> Option<Candidate> {
         let rest = c.get(3).map(|m| m.as_str());
         return make(&c[2], &join(&c[1], rest), Kind::Definition, 0.8);
     }
+    if let Some(c) = ZH_CODENAME.captures(s) {
+        return make(&c[2], &c[1], Kind::Definition, 0.85);
+    }
+    if let Some(c) = ZH_WE_CALL.captures(s) {
+        let rest = c.get(3).map(|m| m.as_str());
+        return make(&c[2], &join(&c[1], rest), Kind::Definition, 0.8);
+    }
+    if let Some(c) = ZH_IS_OUR.captures(s) {
+        let (term, what) = (&c[1], &c[2]);
+        let named = looks_like_a_name(term) || term.is_ascii() || has_identifier(what);
+        return if named { make(term, what, Kind::Definition, 0.75) } else { None };
+    }
     if let Some(c) = ZH_MEANS.captures(s) {
         let (term, what) = (&c[1], &c[3]);
         // "指标", "指出", "指向": a word that starts with 指, not "means".
@@ -231,7 +307,8 @@ fn definition(s: &str) -> Option<Candidate> {
         // A bare "X 就是 Y" is common prose ("问题就是内存泄漏"): only a term that looks like a
         // name, or a definition naming an identifier, counts.
         let plain = s.contains("就是") || s.contains("即");
-        if plain && !marked && !has_identifier(term) && !has_identifier(what) {
+        let named = has_identifier(term) || has_identifier(what) || states_a_meaning(term, what);
+        if plain && !marked && !named {
             return None;
         }
         return make(term, what, Kind::Definition, if marked { 0.85 } else { 0.75 });
@@ -324,7 +401,7 @@ fn is_generic(term: &str) -> bool {
 fn names_a_thing(e: &str) -> bool {
     static THING: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?i:the|a|an|our|my|their|its|your|one of|part of|where|what|each|every|all|any)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
+            r"^(?i:the|a|an|our|my|their|its|your|one of|part of|where|what|how|when|whatever|whichever|each|every|all|any)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
         )
     });
     let e = e.trim();
@@ -510,7 +587,7 @@ fn remembered(s: &str) -> Option<String> {
 
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:这个|这点|这些)?(?:请|麻烦|帮我|你|要|以后|今后|一定)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘)(?:了|一下|好)?[：:，,]?\s*(.{2,})$|^(?:please\s+)?(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future)(?:\s+that)?(?:\s+this)?[:,]?\s+(.{2,})$",
+        r"(?i)^(?:这个|这点|这些)?(?:请|麻烦|帮我|你|要|以后|今后|一定)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下)(?:了|一下|好|一点|这个|这点)?[：:，,]?\s*(.{2,})$|^(?:please\s+)?(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future)(?:\s+that)?(?:\s+this)?[:,]?\s+(.{2,})$",
     )
 });
 

@@ -19,7 +19,9 @@ const ZH_WORDS: &str = r#"((?:[A-Za-z0-9+._-]+\s?)?[^\s，,。？?：:“”"「
 static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let q = format!(r"(?:{QUOTED}|{EN_WORDS})");
     [
-        format!(r"(?i)what (?:do|did) you mean by {q}"),
+        format!(r"(?i)what (?:exactly )?(?:do|did) you (?:exactly )?mean by {q}"),
+        format!(r"(?i)\bis {QUOTED} (?:the|a|an|our|your)\b[^?]{{1,80}}\bor\b"),
+        format!(r"(?i)\b(?:define|what's|what is) {QUOTED} (?:referring to|short for)"),
         format!(r"(?i)when you say {q}"),
         format!(r"(?i)\bby {q},? (?:(?:do|did) )?you mean"),
         format!(r"(?i)\bwhat {q} (?:refers to|means|stands for)"),
@@ -34,10 +36,11 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    let ask = r"(?:是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
+    let ask = r"(?:是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     [
         format!(r"(?:你说的|你提到的|你讲的|你所说的)\s*{QUOTED}"),
         format!(r"{QUOTED}\s*这个(?:词|说法|概念|名字|缩写)"),
+        format!(r"{QUOTED}\s*(?:是指|指的是|指)\s*[^，,。？?]{{1,30}}还是"),
         format!(
             r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿)?\s*(?:具体)?\s*{ask}"
         ),

@@ -25,6 +25,10 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
             .or_else(|| ZH_OBJECT.captures(s).map(|c| c[1].to_string()))?;
         return make(&term, rule, Kind::Behaviour, 0.75);
     }
+    if let Some(c) = EN_CONVENTION.captures(s) {
+        let term = c.get(1).or(c.get(2)).or(c.get(3))?.as_str();
+        return make(term, &capitalised(rule), Kind::Behaviour, 0.75);
+    }
     if EN_STANDING.is_match(s) && !SELF_REPORT.is_match(s) {
         let term = code_span(s)
             .or_else(|| EN_TOOL.captures(s).map(|c| command(&c[0])).filter(|c| !is_phrase(c)))
@@ -41,12 +45,12 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
 
 static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|任何时候|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须))",
+        r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一|千万|默认|任何时候|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
     )
 });
 static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑)",
+        r"(?:不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
     )
 });
 /// "每次跑 make check 都要十分钟": 都要 says how long it takes, not what to do.
@@ -78,6 +82,13 @@ static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:never|always|from now on|going forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|as a rule|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|until i (?:say|approve|confirm))\b",
+    )
+});
+/// A convention about a tool or library, said without "always": "prefer date-fns over moment",
+/// "we don't use lodash here", "don't use var, use const".
+static EN_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:please\s+)?(?:always\s+)?prefer\s+`?([\w.@/+-]+)`?\s+(?:over|to)\s|^we\s+(?:don't|do not|never)\s+use\s+`?([\w.@/+-]+)`?|^(?:please\s+)?(?:don't|do not)\s+use\s+`?([\w.@/+-]+)`?,?\s+(?:use|prefer)\s",
     )
 });
 /// "I never run the full suite locally": the user telling about themselves, not a rule.

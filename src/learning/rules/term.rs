@@ -81,7 +81,7 @@ fn bounded(term: &str) -> String {
 fn until_request(explanation: &str) -> &str {
     static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)[，,]\s*(?:你帮我|帮我|你去|麻烦|请你|请帮|然后帮|can you|could you|please|so can you|so please)",
+            r"(?i)[，,]\s*(?:你帮我|帮我|你去|你后面|你以后|你之后|以后你|麻烦|请你|请帮|然后帮|can you|could you|please|so can you|so please)",
         )
     });
     REQUEST.find(explanation).map_or(explanation, |m| &explanation[..m.start()])
@@ -140,6 +140,8 @@ fn is_vague(s: &str) -> bool {
         "something",
         "everything",
         "nothing",
+        "我的意思",
+        "你的意思",
         // Chinese adverbs a clause may start with ("也就是 …").
         "也",
         "就",
