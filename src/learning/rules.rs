@@ -26,7 +26,7 @@ pub struct Candidate {
 #[derive(Debug, Default)]
 pub struct Conversation {
     /// The term the assistant's last message asked the meaning of.
-    asked: Option<String>,
+    asked: Option<answer::Asked>,
     /// How many of `found` the last user turn added (the assistant may confirm them).
     last_turn: usize,
     pub found: Vec<(Candidate, u64)>,
@@ -47,8 +47,8 @@ impl Conversation {
             }
         }
         if self.found.len() == before {
-            if let Some(term) = asked {
-                if let Some(c) = answer(&term, prose) {
+            if let Some(asked) = asked {
+                if let Some(c) = answer(&asked, prose) {
                     self.found.push((c, line));
                 }
             }
@@ -88,7 +88,7 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
         return None;
     }
     let s = strip_filler(sentence);
-    if let Some(inner) = remembered(s) {
+    if let Some(inner) = remembered(sentence).or_else(|| remembered(s)) {
         // "记得跑 lint" asks to remember no fact: the rules below read it as a whole.
         if let Some(mut c) = candidate(&inner, None).or_else(|| loose_definition(&inner)) {
             c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
@@ -111,7 +111,7 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah)[,:;!.]\s*|(?:另外说一下|另外|还有|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|对|好的|好|啊|哈|然后|那个|ok|OK)[，,：:！!]\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:另外说一下|另外|还有|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|对|好的|好|啊|哈|然后|那个|ok|OK)[，,：:！!]\s*)+",
         )
     });
     FILLER.find(s).map_or(s, |m| &s[m.end()..])
@@ -433,6 +433,9 @@ fn correction(s: &str) -> Option<Candidate> {
     if let Some(c) = ZH_I_MEANT.captures(s) {
         return make(&c[1], &c[2], Kind::Correction, 0.8);
     }
+    if let Some(c) = ZH_NOT_SAME.captures(s) {
+        return make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8);
+    }
     if let Some(c) = ZH_NOT_BUT.captures(s) {
         return make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8);
     }
@@ -440,18 +443,34 @@ fn correction(s: &str) -> Option<Candidate> {
         let term = c.get(1).or(c.get(2))?.as_str();
         return make(term, &format!("{} (not {})", &c[4], &c[3]), Kind::Correction, 0.8);
     }
+    // "The pager is PagerDuty, not the Slack bot", "对账库是 recon-db-02，不是主库": the
+    // contrast says the user corrects a reading.
+    if CONTRAST.is_match(s) {
+        if let Some(mut c) = loose_definition(s) {
+            c.kind = Kind::Correction;
+            return Some(c);
+        }
+    }
     // What follows the "no": a definition, or a plain "X is Y" the "no" makes a correction.
-    let rest = s[NEGATED.find(s)?.end()..].trim_start();
+    let rest = strip_filler(s[NEGATED.find(s)?.end()..].trim_start());
     let mut c = definition(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest))?;
     c.kind = Kind::Correction;
     Some(c)
 }
 
+/// "影子表跟备份表不是一回事，影子表是 …".
+static ZH_NOT_SAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^([^，,\s]{1,20}?)\s*(?:跟|和|与)\s*([^，,]{1,20}?)\s*(?:不是一回事|不一样|不是一个东西)[，,]\s*(?:[^，,\s]{1,20}?\s*)?(?:是指|指的是|是|指)\s*(.{2,})$",
+    )
+});
+static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s*不是|—\s*not\s+)"));
+
 /// The opening that says the assistant got it wrong: "no,", "actually,", "you've got it
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|(?:不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思)[的啦哦了]?[，,：:！!。\s]+)",
+        r"(?i)^(?:(?:no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|(?:不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思)[的啦哦了]?[，,：:！!。\s]+)",
     )
 });
 
@@ -578,16 +597,17 @@ fn capitalised(s: &str) -> String {
     }
 }
 
-/// What the user asked to remember ("remember to …" is a reminder, not a fact).
+/// What the user asked to remember ("remember to …" is a reminder, not a fact), or stated for
+/// the record ("FYI …", "补充一下，…").
 fn remembered(s: &str) -> Option<String> {
     let c = REMEMBER.captures(s)?;
-    let inner = c.get(1).or(c.get(2))?.as_str().trim();
+    let inner = c.get(1).or(c.get(2)).or(c.get(3))?.as_str().trim();
     (!inner.to_lowercase().starts_with("to ")).then(|| inner.to_string())
 }
 
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:这个|这点|这些)?(?:请|麻烦|帮我|你|要|以后|今后|一定)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下)(?:了|一下|好|一点|这个|这点)?[：:，,]?\s*(.{2,})$|^(?:please\s+)?(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future)(?:\s+that)?(?:\s+this)?[:,]?\s+(.{2,})$",
+        r"(?i)^(?:这个|这点|这些)?(?:请|麻烦|帮我|你|要|以后|今后|一定)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下)(?:了|一下|好|一点|这个|这点)?[：:，,]?\s*(.{2,})$|^(?:please\s+|just\s+|also\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note)(?:\s+that)?(?:\s+this)?[:,]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
     )
 });
 

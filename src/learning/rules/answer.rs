@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{is_question, is_referent, make, re, strip_filler, Candidate};
+use super::{is_question, is_referent, make, names_a_thing, re, strip_filler, Candidate};
 use crate::learning::Kind;
 
 /// A term as the assistant quotes it, or up to three words / a short CJK run.
@@ -23,6 +23,12 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)\bis {QUOTED} (?:the|a|an|our|your)\b[^?]{{1,80}}\bor\b"),
         format!(r"(?i)\b(?:define|what's|what is) {QUOTED} (?:referring to|short for)"),
         format!(r"(?i)when you say {q}"),
+        format!(r"(?i)\bmean by {q}"),
+        format!(r"(?i)\bwhich \w+ is {QUOTED}"),
+        format!(
+            r"(?i)(?:not familiar with|haven't seen|have not seen|(?:don't|do not) know what) {q}"
+        ),
+        format!(r"(?i)what do you mean,? {QUOTED}"),
         format!(r"(?i)\bby {q},? (?:(?:do|did) )?you mean"),
         format!(r"(?i)\bwhat {q} (?:refers to|means|stands for)"),
         format!(r"(?i)what (?:does|do|is|are) {q} (?:mean|stand for|refer to)"),
@@ -38,7 +44,10 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let ask = r"(?:是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     [
-        format!(r"(?:你说的|你提到的|你讲的|你所说的)\s*{QUOTED}"),
+        format!(r"(?:你说的|你提到的|你讲的|你所说的|你指的|这里说的)\s*{QUOTED}"),
+        format!(r"(?:解释一下|解释下|说明一下|介绍一下|讲讲|说说)\s*{QUOTED}"),
+        format!(r"{QUOTED}\s*是\s*[？?]"),
+        format!(r"(?:请问|你说的|这里的)\s*{ZH_WORDS}\s*是\s*[？?]"),
         format!(r"{QUOTED}\s*这个(?:词|说法|概念|名字|缩写)"),
         format!(r"{QUOTED}\s*(?:是指|指的是|指)\s*[^，,。？?]{{1,30}}还是"),
         format!(
@@ -69,30 +78,57 @@ static PICK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:is|are|means|refers to|=|:|：|就是|是指|指的是|指|是|it's|it is|it means|that's|that is|它是|意思是)\s*",
+        r"(?i)^(?:i mean|i meant|we mean|我说的是|我指的是|我是说|is|are|means|refers to|=|:|：|就是|是指|指的是|指|是|it's|it is|it means|that's|that is|它是|意思是)\s*",
+    )
+});
+/// A sentence before the answer that answers nothing: "Good question.", "Sorry for the
+/// confusion.", "抱歉".
+static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:good question|great question|sorry(?: for the confusion| about that)?|my bad|ah|oh|right|yes|yeah|ok|okay|抱歉|不好意思|好问题|哦|嗯)[.!,，。！]*$",
     )
 });
 
-/// The word the assistant's `text` asks the meaning of.
-pub(super) fn asked_term(text: &str) -> Option<String> {
-    let found = ASKED_EN.iter().chain(ASKED_ZH.iter()).find_map(|p| {
-        let c = p.captures(text)?;
-        c.get(1).or(c.get(2)).map(|m| m.as_str().trim().to_string())
-    })?;
-    let bad_start = ['是', '哪', '什', '啥', '这', '那'];
-    (!found.starts_with(bad_start) && !is_referent(&found)).then_some(found)
+/// "What's the ledger?", "what is hydra exactly?": unquoted, the question may ask for a value
+/// ("what is the expected output?"), so its answer must name a thing (see [`Asked::loose`]).
+static ASKED_BARE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\bwhat(?:'s| is| are)\s+((?:the\s+)?[\w./+-]+(?:\s[\w./+-]+)?)(?:\s+(?:exactly|here|in this (?:repo|project|codebase|context)))?\s*\?",
+    )
+});
+
+/// The word the assistant asked about, and whether it asked loosely (unquoted "what's X?").
+#[derive(Debug, Clone)]
+pub struct Asked {
+    pub term: String,
+    pub loose: bool,
 }
 
-/// The user's `prose` as the answer to what `term` means.
-pub(super) fn answer(term: &str, prose: &str) -> Option<Candidate> {
+/// The word the assistant's `text` asks the meaning of.
+pub(super) fn asked_term(text: &str) -> Option<Asked> {
+    let strict = ASKED_EN.iter().chain(ASKED_ZH.iter()).find_map(|p| {
+        let c = p.captures(text)?;
+        c.get(1).or(c.get(2)).map(|m| m.as_str().trim().to_string())
+    });
+    let (term, loose) = match strict {
+        Some(term) => (term, false),
+        None => (ASKED_BARE.captures(text)?[1].to_string(), true),
+    };
+    let bad_start = ['是', '哪', '什', '啥', '这', '那'];
+    (!term.starts_with(bad_start) && !is_referent(&term)).then_some(Asked { term, loose })
+}
+
+/// The user's `prose` as the answer to what `asked` means.
+pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
+    let term = asked.term.as_str();
     if REFUSAL.is_match(prose) {
         return None;
     }
-    // The first sentence with more than "oh, sorry" in it.
+    // The first sentence with more than "oh, sorry" or "good question" in it.
     let (first, mark) = crate::learning::clean::sentences(prose)
         .into_iter()
         .map(|(s, m)| (strip_filler(&s).to_string(), m))
-        .find(|(s, _)| s.chars().count() > 1)?;
+        .find(|(s, _)| s.chars().count() > 1 && !ASIDE.is_match(s))?;
     if mark == Some('?') || is_question(&first) {
         return None;
     }
@@ -102,6 +138,9 @@ pub(super) fn answer(term: &str, prose: &str) -> Option<Candidate> {
     // is long enough to be one.
     let long = what.starts_with(['这', '那']) && what.chars().count() > 8;
     if PICK.is_match(&what) || (is_referent(&what) && !long) {
+        return None;
+    }
+    if asked.loose && !names_a_thing(&what) {
         return None;
     }
     make(term, &what, Kind::Definition, 0.75)

@@ -25,8 +25,30 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
             .or_else(|| ZH_OBJECT.captures(s).map(|c| c[1].to_string()))?;
         return make(&term, rule, Kind::Behaviour, 0.75);
     }
+    if let Some(c) = ZH_ASK_BEFORE.captures(s) {
+        return make(&c[1], rule, Kind::Behaviour, 0.75);
+    }
+    if let Some(c) = EN_FORBIDDEN.captures(s) {
+        let term = c
+            .get(1)
+            .map(|m| m.as_str().to_string())
+            .or_else(|| c.get(2).map(|m| command(m.as_str())))?;
+        return make(&term, &capitalised(rule), Kind::Behaviour, 0.75);
+    }
+    if let Some(c) = EN_ASK_BEFORE.captures(s) {
+        let term = code_span(s)
+            .or_else(|| EN_TOOL.captures(&c[2]).map(|t| command(&t[0])))
+            .unwrap_or_else(|| match &c[1] {
+                // "ask before running migrations": what is run.
+                "run" | "running" | "use" | "using" | "touching" | "editing" | "changing" => {
+                    command(c[2].trim())
+                }
+                verb => doing(verb).to_string(),
+            });
+        return make(&term, &capitalised(rule), Kind::Behaviour, 0.75);
+    }
     if let Some(c) = EN_CONVENTION.captures(s) {
-        let term = c.get(1).or(c.get(2)).or(c.get(3))?.as_str();
+        let term = c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4))?.as_str();
         return make(term, &capitalised(rule), Kind::Behaviour, 0.75);
     }
     if EN_STANDING.is_match(s) && !SELF_REPORT.is_match(s) {
@@ -45,7 +67,7 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
 
 static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一|千万|默认|任何时候|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
+        r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一|千万|默认|任何时候|只用|只能用|禁止|严禁|不许|不准|(?:不要|别)再.{1,20}了|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
     )
 });
 static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -88,9 +110,42 @@ static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
 /// "we don't use lodash here", "don't use var, use const".
 static EN_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:please\s+)?(?:always\s+)?prefer\s+`?([\w.@/+-]+)`?\s+(?:over|to)\s|^we\s+(?:don't|do not|never)\s+use\s+`?([\w.@/+-]+)`?|^(?:please\s+)?(?:don't|do not)\s+use\s+`?([\w.@/+-]+)`?,?\s+(?:use|prefer)\s",
+        r"(?i)^(?:please\s+)?(?:always\s+)?prefer\s+`?([\w.@/+-]+)`?\s+(?:over|to)\s|^we\s+(?:don't|do not|never)\s+use\s+`?([\w.@/+-]+)`?|^(?:please\s+)?(?:don't|do not)\s+use\s+`?([\w.@/+-]+)`?,?\s+(?:use|prefer)\s|^(?:please\s+)?use\s+`?([\w.@/+-]+)`?,?\s+not\s",
     )
 });
+/// "部署之前先问我一下": what is done only after asking.
+static ZH_ASK_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^([^\s，,。]{1,10}?)\s*(?:之前|前|以前)\s*(?:都|一定|务必|必须|记得|要)?\s*(?:要)?\s*先?\s*(?:问我|问一下我|跟我确认|和我确认|找我确认|征求我的同意|告诉我)",
+    )
+});
+/// "Ask me before you push", "ask before running `helm upgrade`".
+static EN_ASK_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:ask|check with) (?:me )?(?:first )?before (?:you )?([a-z][\w-]*)(.*)$")
+});
+/// "`git reset --hard` is not allowed in this repo".
+static EN_FORBIDDEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:`([^`]{2,40})`|((?:git|npm|cargo|terraform|kubectl|helm|docker|make)(?:\s+-{0,2}[a-z][\w:=./-]*){0,3}))\s+(?:is|are)\s+(?:not allowed|forbidden|banned|off[- ]limits|not permitted|never allowed)",
+    )
+});
+
+/// The action an "-ing" form names ("pushing" → "push"), for the few that mean a command.
+fn doing(verb: &str) -> &str {
+    match verb {
+        "pushing" => "push",
+        "merging" => "merge",
+        "deploying" => "deploy",
+        "committing" => "commit",
+        "releasing" => "release",
+        "publishing" => "publish",
+        "tagging" => "tag",
+        "rebasing" => "rebase",
+        "deleting" => "delete",
+        other => other,
+    }
+}
+
 /// "I never run the full suite locally": the user telling about themselves, not a rule.
 static SELF_REPORT: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?:i|i've|i'd)\s+(?:\w+\s+)?(?:never|always)\b"));

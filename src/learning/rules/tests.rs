@@ -113,6 +113,17 @@ fn answers_take_the_term_from_the_question() {
         ("user", "It's our billing DB"),
     ];
     assert_eq!(talk(&hydra)[0].0, "hydra");
+    // Unquoted, the answer must name a thing: "what is the expected output?" asks for a value.
+    let bare = [
+        ("assistant", "Sorry, what's the ledger?"),
+        ("user", "the Postgres table that stores invoices"),
+    ];
+    assert_eq!(talk(&bare)[0].0, "ledger");
+    let value = [
+        ("assistant", "What is the expected output here?"),
+        ("user", "the expected output is in the README"),
+    ];
+    assert!(talk(&value).is_empty());
     // A pick among things on screen, or no word asked about: nothing.
     for turns in [
         [("assistant", "Which file do you mean?"), ("user", "the second one")],
