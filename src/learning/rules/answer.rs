@@ -106,6 +106,10 @@ pub struct Asked {
 
 /// The word the assistant's `text` asks the meaning of.
 pub(super) fn asked_term(text: &str) -> Option<Asked> {
+    // Every form asks with a question mark; most assistant messages have none.
+    if !text.contains(['?', '？']) {
+        return None;
+    }
     let strict = ASKED_EN.iter().chain(ASKED_ZH.iter()).find_map(|p| {
         let c = p.captures(text)?;
         c.get(1).or(c.get(2)).map(|m| m.as_str().trim().to_string())

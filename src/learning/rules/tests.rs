@@ -165,6 +165,12 @@ fn a_rule_naming_a_command_is_about_the_command() {
         ("以后每次提交前先跑 make check", "make check"),
         ("以后不要自动 git tag", "git tag"),
         ("以后别再用那个 old-deploy.sh 脚本了", "old-deploy.sh"),
+        ("Prefer date-fns over moment in new code", "date-fns"),
+        ("Ask me before you push", "push"),
+        ("Ask before running `helm upgrade` against any cluster", "helm upgrade"),
+        ("`git reset --hard` is not allowed in this repo", "git reset --hard"),
+        ("部署之前先问我一下", "部署"),
+        ("这个项目只用 yarn，别混用", "yarn"),
     ] {
         assert_eq!(one(s).map(|c| c.0).as_deref(), Some(term), "{s}");
     }
@@ -173,6 +179,8 @@ fn a_rule_naming_a_command_is_about_the_command() {
         "每次跑 make check 都要十分钟",
         "Always make sure the tests pass",
         "Run git push now",
+        "Don't use that function, use the other one",
+        "这次不准 push，先等 CI",
     ] {
         assert_eq!(one(s), None, "{s}");
     }
