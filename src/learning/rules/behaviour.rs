@@ -236,7 +236,10 @@ fn is_phrase(command: &str) -> bool {
 fn is_action(term: &str) -> bool {
     const FILLER: &[&str] = &[
         "be", "do", "ask", "forget", "know", "think", "want", "need", "say", "tell", "let", "make",
-        "get", "go", "worry", "mind", "care", "try", "like", "mean",
+        "get", "go", "worry", "mind", "care", "try", "like", "mean", "check", "confirm", "wait",
+        "stop", "keep", "follow", "remember", "explain", "write", "look", "read", "reply",
+        "respond", "answer", "show", "give", "put", "leave", "assume", "guess", "include",
+        "mention", "start", "use", "add", "change",
     ];
     !FILLER.contains(&term.to_lowercase().as_str())
 }
