@@ -191,6 +191,26 @@ static EN_HERE_IS: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// A name given in passing, inside a sentence about something else: "DLQ（也就是死信队列）",
+/// "订单中心内部也叫 OCS", "the payments gateway, aka PGW", "the staging cluster, which we call
+/// teal", "a service called Beacon that …".
+static IN_PASSING: LazyLock<Regex> = LazyLock::new(|| {
+    let name = r#"(?:["“'`]([^"”'`]{1,40})["”'`]|([A-Za-z0-9_][\w./+-]*))"#;
+    let paren = r"([A-Za-z][\w.-]{1,20}|\p{Han}{2,8})\s*[（(]\s*(?:也就是|即|就是|指|i\.e\.,?|aka|a\.k\.a\.|short for)\s*([^）)]{2,40})[）)]";
+    re(&format!(
+        r"(?i)(?:(?:the|our|a|an)\s+([\w-]+(?:\s[\w-]+){{0,3}}?),?\s+(?:aka|a\.k\.a\.|which (?:we|everyone|the team) (?:calls?|refers? to as))\s+{name}|\b(?:a|an)\s+([\w-]+(?:\s[\w-]+)?)\s+called\s+{name}|^([^，,。]{{2,20}}?)\s*(?:内部)?(?:也叫|又叫|俗称|也称|又称|内部叫)\s*{name}|{paren})"
+    ))
+});
+
+/// A file's name ("main.rs"): a referent, not a term, when it is named in passing.
+fn is_file_name(term: &str) -> bool {
+    term.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=4).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+    })
+}
+
 /// "Our internal name for the metrics pipeline is Periscope".
 static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -268,7 +288,7 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|aka|a\.k\.a|i\.e|["“'`「『]"#,
     )
 });
 
@@ -324,7 +344,8 @@ fn definition(s: &str) -> Option<Candidate> {
     // "'hot tub' is what we call the test cluster": the name comes first.
     static WHAT_WE_CALL: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)\bwhat\s+(?:we|i|the team)\s+call"));
-    let called = if WHAT_WE_CALL.is_match(s) { None } else { EN_CALL.captures(s) };
+    let called =
+        if WHAT_WE_CALL.is_match(s) || IN_PASSING.is_match(s) { None } else { EN_CALL.captures(s) };
     if let Some(c) = called {
         let what = c.get(1)?.as_str();
         let term = c.get(2).or(c.get(3)).or(c.get(4))?.as_str();
@@ -334,6 +355,18 @@ fn definition(s: &str) -> Option<Candidate> {
     if let Some(c) = EN_CALLED.captures(s) {
         let term = c.get(2).or(c.get(3))?.as_str();
         return make(term, &join(&c[1], c.get(4).map(|m| m.as_str())), Kind::Definition, 0.85);
+    }
+    if let Some(c) = IN_PASSING.captures(s) {
+        // Four forms, each (explanation, term) but the parenthesis, (term, explanation).
+        let (term, what) = match (c.get(1), c.get(4), c.get(7)) {
+            (Some(what), _, _) => (c.get(2).or(c.get(3))?, what),
+            (_, Some(what), _) => (c.get(5).or(c.get(6))?, what),
+            (_, _, Some(what)) => (c.get(8).or(c.get(9))?, what),
+            _ => (c.get(10)?, c.get(11)?),
+        };
+        if !is_file_name(term.as_str()) {
+            return make(term.as_str(), what.as_str(), Kind::Definition, 0.75);
+        }
     }
     if let Some(c) = EN_NAME_FOR.captures(s) {
         let term = c.get(2).or(c.get(3))?.as_str();
