@@ -195,12 +195,21 @@ fn bad_arguments_are_refused() {
 /// without reading it), so that CI catches a regression; raise them when the rules improve,
 /// never by editing the fresh cases. `tests/learning/score.py` splits the
 /// figures by language and names the misses. Run with `--nocapture` to see the figures.
+///
+/// `fresh2` is a further blind part, written the same way while the rules were being improved
+/// against `fresh`, to measure that work honestly. Its floors too sit just under what the rules
+/// measured: 0.531 / 0.354 when it was written, 0.919 / 0.708 after the rules' work on the
+/// kinds of miss `fresh` showed (merged without reading it); raise them when the rules
+/// improve, never by editing its cases.
 #[test]
 fn the_rules_meet_their_precision_and_recall_floors() {
     // (split, precision floor, recall floor)
-    for (split, p_floor, r_floor) in
-        [("tuned", 0.95, 0.95), ("heldout", 0.8, 0.8), ("fresh", 0.98, 0.68)]
-    {
+    for (split, p_floor, r_floor) in [
+        ("tuned", 0.95, 0.95),
+        ("heldout", 0.8, 0.8),
+        ("fresh", 0.98, 0.68),
+        ("fresh2", 0.91, 0.70),
+    ] {
         let cases =
             fs::read_to_string(root().join(format!("tests/learning/cases/{split}.jsonl"))).unwrap();
         let expected: BTreeSet<String> = cases

@@ -24,7 +24,6 @@ Setup facts (Kilo 7.7.9, found by running it and reading its bundled source):
   folder from `$PWD`; prompts hold no ASCII space (as for OpenCode, `run` would quote them).
 """
 
-import json
 import os
 import sys
 import time
@@ -56,18 +55,7 @@ class Kilo(plugin.Client):
     deadline = time.monotonic() + 285
 
     def configure(self):
-        (self.dir / "kilo.json").write_text(json.dumps({
-            "provider": {"fake": {
-                "npm": "@ai-sdk/openai-compatible",
-                "name": "Fake",
-                "options": {"baseURL": f"{self.model.url}/v1", "apiKey": "x"},
-                "models": {"m": {"name": "m", "tool_call": True}},
-            }},
-            "model": "fake/m",
-            "permission": {"bash": "allow"},
-            "autoupdate": False,
-            "share": "disabled",
-        }, indent=2) + "\n")
+        (self.dir / "kilo.json").write_text(plugin.fake_provider_config(self.model))
 
     def env(self):
         env = {k: v for k, v in self.home.env().items()

@@ -144,19 +144,8 @@ class OpenCode(plugin.Client):
             os.symlink(self.deps / "node_modules", self.dir / "node_modules")
             (self.dir / ".gitignore").write_text(
                 "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore")
-        (self.dir / "opencode.json").write_text(json.dumps({
-            "$schema": "https://opencode.ai/config.json",
-            "provider": {"fake": {
-                "npm": "@ai-sdk/openai-compatible",
-                "name": "Fake",
-                "options": {"baseURL": f"{self.model.url}/v1", "apiKey": "x"},
-                "models": {"m": {"name": "m", "tool_call": True}},
-            }},
-            "model": "fake/m",
-            "permission": {"bash": "allow"},
-            "autoupdate": False,
-            "share": "disabled",
-        }, indent=2) + "\n")
+        (self.dir / "opencode.json").write_text(plugin.fake_provider_config(
+            self.model, **{"$schema": "https://opencode.ai/config.json"}))
 
     def env(self):
         env = {k: v for k, v in self.home.env().items() if not k.startswith("OPENCODE")}

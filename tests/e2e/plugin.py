@@ -128,6 +128,26 @@ def user_parts(requests, prompt):
     return None
 
 
+def fake_provider_config(model, **extra):
+    """The JSON of an OpenCode-style config (OpenCode's `opencode.json`, Kilo's `kilo.json`: Kilo
+    is a fork and reads the same shape) that sends every request to the fake `model` through
+    the bundled `@ai-sdk/openai-compatible` package, lets the shell run, and turns off
+    updates and sharing. `extra` keys go first (such as `$schema`)."""
+    return json.dumps({
+        **extra,
+        "provider": {"fake": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "Fake",
+            "options": {"baseURL": f"{model.url}/v1", "apiKey": "x"},
+            "models": {"m": {"name": "m", "tool_call": True}},
+        }},
+        "model": "fake/m",
+        "permission": {"bash": "allow"},
+        "autoupdate": False,
+        "share": "disabled",
+    }, indent=2) + "\n"
+
+
 def instruction_block(folder):
     """The text install put between the markers of `folder`/AGENTS.md (without the markers)."""
     path = folder / "AGENTS.md"

@@ -1,8 +1,9 @@
-"""Renders the labeled cases (cases/tuned.jsonl, cases/heldout.jsonl, cases/fresh.jsonl) as
+"""Renders the labeled cases (cases/<split>.jsonl for tuned, heldout, fresh and fresh2) as
 sessions in the real formats of Claude Code, Codex CLI, Gemini CLI and OpenCode, under
 corpus/<split>/ laid out as a home folder (.claude/projects/…, .codex/sessions/…, .gemini/tmp/…,
 .local/share/opencode/). `fresh` is a second held-out part, written blind after the rules were
-tuned on `heldout`: nobody tunes to it.
+tuned on `heldout`: nobody tunes to it. `fresh2` is a third, written blind in the same way while
+the rules were being improved against `fresh`, to measure that work.
 
 Each case is one session: the assistant's question (when the case has one), the user's turn
 (with a tool call and its output when the case has `tool`), the assistant's reply. The records
@@ -262,7 +263,7 @@ def main():
         cases = load("tuned") + load("heldout")
         write(root, [cases[i % len(cases)] for i in range(n)], pad_kb=kb)
         return
-    for split in ("tuned", "heldout", "fresh"):
+    for split in ("tuned", "heldout", "fresh", "fresh2"):
         write(HERE / "corpus" / split, load(split))
 
 
