@@ -29,7 +29,7 @@ const INJECTED_TAGS: &[&str] = &[
 
 /// The user's own prose in `text`: without fenced code blocks, injected tagged blocks, our
 /// `[TinyLingo]` block, quoted lines (`>`), indented lines (code), lines that look like
-/// pasted log or tool output, and pasted documents (see [`Pasted`]).
+/// pasted log or tool output, and pasted documents (an `AGENTS.md` shown in a message).
 pub fn prose(text: &str) -> String {
     let text = strip_tagged(text);
     let mut out = String::new();
