@@ -89,7 +89,8 @@ fn a_rescan_with_nothing_new_reads_nothing_and_a_new_line_is_read_alone() {
     fs::write(&file, text).unwrap();
     let third = home.run(&["suggest", "--format", "jsonl"]);
     assert!(third.stderr.starts_with("Read 1 file(s)"), "{}", third.stderr);
-    assert!(terms(&third.stdout).contains("部署"), "{}", third.stdout);
+    // The rule names a command: the proposal is about the command.
+    assert!(terms(&third.stdout).contains("make smoke"), "{}", third.stdout);
 }
 
 #[test]
@@ -188,23 +189,26 @@ fn bad_arguments_are_refused() {
 /// four formats. The tuned part is what the rules were written against; the held-out part was
 /// written apart, but the rules were later tuned on it too. The fresh part was written blind
 /// after that (without reading the rules) and nobody tunes to it: it is the honest measure.
-/// Its floors are NOT the 0.8 aim: they sit just under what the rules measured when it was
-/// written (precision 0.650, recall 0.361), so that CI catches a regression; raise them when
-/// the rules improve, never by editing the fresh cases. `tests/learning/score.py` splits the
+/// Its floors are NOT the 0.8 aim: they sit just under what the rules measure (0.650 / 0.361
+/// when it was written; 1.000 / 0.694 after the rules learnt answers, remember requests,
+/// commands in rules, corrections with short names and pasted documents from new tuned cases,
+/// without reading it), so that CI catches a regression; raise them when the rules improve,
+/// never by editing the fresh cases. `tests/learning/score.py` splits the
 /// figures by language and names the misses. Run with `--nocapture` to see the figures.
 ///
 /// `fresh2` is a further blind part, written the same way while the rules were being improved
 /// against `fresh`, to measure that work honestly. Its floors too sit just under what the rules
-/// measured when it was written (precision 0.531, recall 0.354), to be raised by the merge that
-/// improves them, never by editing its cases.
+/// measured: 0.531 / 0.354 when it was written, 0.919 / 0.708 after the rules' work on the
+/// kinds of miss `fresh` showed (merged without reading it); raise them when the rules
+/// improve, never by editing its cases.
 #[test]
 fn the_rules_meet_their_precision_and_recall_floors() {
     // (split, precision floor, recall floor)
     for (split, p_floor, r_floor) in [
         ("tuned", 0.95, 0.95),
         ("heldout", 0.8, 0.8),
-        ("fresh", 0.64, 0.35),
-        ("fresh2", 0.52, 0.34),
+        ("fresh", 0.98, 0.68),
+        ("fresh2", 0.91, 0.70),
     ] {
         let cases =
             fs::read_to_string(root().join(format!("tests/learning/cases/{split}.jsonl"))).unwrap();

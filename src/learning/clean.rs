@@ -28,13 +28,14 @@ const INJECTED_TAGS: &[&str] = &[
 ];
 
 /// The user's own prose in `text`: without fenced code blocks, injected tagged blocks, our
-/// `[TinyLingo]` block, quoted lines (`>`), indented lines (code) and lines that look like
-/// pasted log or tool output.
+/// `[TinyLingo]` block, quoted lines (`>`), indented lines (code), lines that look like
+/// pasted log or tool output, and pasted documents (an `AGENTS.md` shown in a message).
 pub fn prose(text: &str) -> String {
     let text = strip_tagged(text);
     let mut out = String::new();
     let mut fence: Option<&str> = None;
     let mut in_block = false;
+    let mut pasted = Pasted::default();
     for line in text.lines() {
         let trimmed = line.trim_start();
         if let Some(marker) = fence {
@@ -56,6 +57,9 @@ pub fn prose(text: &str) -> String {
             continue;
         }
         in_block = false;
+        if pasted.skips(trimmed) {
+            continue;
+        }
         if line.starts_with("    ") || line.starts_with('\t') || trimmed.starts_with('>') {
             continue;
         }
@@ -66,6 +70,92 @@ pub fn prose(text: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A pasted document (an `AGENTS.md`, a `CLAUDE.md`, a README) inside a message: material the
+/// user shows, not their words, however much its "- Always …" bullets read like rules. It
+/// starts at a Markdown heading, or after a line that introduces a document ("这是我们的
+/// CLAUDE.md：", "here is AGENTS.md:"); it holds headings, list items and the paragraphs right
+/// under a heading; a paragraph after a blank line that follows a list is the user again ("I
+/// think it's missing the tagging step").
+#[derive(Default)]
+struct Pasted {
+    inside: bool,
+    blank_before: bool,
+    last: Option<DocLine>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum DocLine {
+    Heading,
+    Item,
+    Paragraph,
+}
+
+impl Pasted {
+    /// Whether `line` (trimmed) belongs to a pasted document.
+    fn skips(&mut self, line: &str) -> bool {
+        if line.is_empty() {
+            self.blank_before = true;
+            return self.inside;
+        }
+        let blank_before = std::mem::take(&mut self.blank_before);
+        let kind = if is_heading(line) {
+            DocLine::Heading
+        } else if is_item(line) {
+            DocLine::Item
+        } else {
+            DocLine::Paragraph
+        };
+        if kind == DocLine::Heading {
+            self.inside = true;
+        } else if !self.inside {
+            if introduces_document(line) {
+                self.inside = true;
+                self.last = Some(DocLine::Heading);
+            }
+            return false;
+        } else if kind == DocLine::Paragraph && blank_before && self.last == Some(DocLine::Item) {
+            self.inside = false;
+            self.last = None;
+            return false;
+        }
+        self.last = Some(kind);
+        true
+    }
+}
+
+fn is_heading(line: &str) -> bool {
+    let hashes = line.bytes().take_while(|&b| b == b'#').count();
+    (1..=6).contains(&hashes) && line[hashes..].starts_with(' ')
+}
+
+fn is_item(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    ["- ", "* ", "+ ", "|"].iter().any(|p| line.starts_with(p))
+        || (digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") ")))
+}
+
+/// "Here is our AGENTS.md:", "这是我们的 CLAUDE.md，你看下：": a line that names a document and
+/// ends in a colon.
+fn introduces_document(line: &str) -> bool {
+    const DOCUMENTS: &[&str] = &[
+        ".md",
+        "agents.md",
+        "claude.md",
+        "gemini.md",
+        "readme",
+        "contributing",
+        ".cursorrules",
+        "guidelines",
+        "style guide",
+        "rules file",
+        "规范",
+        "文档",
+        "说明书",
+    ];
+    let lower = line.to_lowercase();
+    line.ends_with([':', '：']) && DOCUMENTS.iter().any(|d| lower.contains(d))
 }
 
 /// `text` without `<tag>…</tag>` spans of the injected tags (an unclosed one runs to the end).
@@ -179,6 +269,17 @@ mod tests {
     fn hook_context_and_our_bare_block_are_dropped() {
         assert_eq!(prose("hi <hook_context>we call a b</hook_context> there"), "hi\nthere\n");
         assert_eq!(prose("[TinyLingo]\n- a: b\nreal words"), "real words\n");
+    }
+
+    #[test]
+    fn a_pasted_document_is_not_prose_and_the_words_after_it_are() {
+        let text = "Here's our AGENTS.md, ok?\n\n# AGENTS.md\n\n## Workflow\n- Always run `make check`\nKeep it short.\n\n## Naming\nWe call the cluster blue.\n- Never push\n\nI think it misses tagging.";
+        assert_eq!(prose(text), "Here's our AGENTS.md, ok?\nI think it misses tagging.\n");
+        let text =
+            "这是我们的 CLAUDE.md：\n- 以后提交前都要先跑 make lint\n\n另外，我们把订单中心叫做 OC";
+        assert_eq!(prose(text), "这是我们的 CLAUDE.md：\n另外，我们把订单中心叫做 OC\n");
+        // The user's own list of rules, with no document named, is the user's.
+        assert_eq!(prose("From now on:\n- never run X\n"), "From now on:\n- never run X\n");
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub struct Candidate {
 #[derive(Debug, Default)]
 pub struct Conversation {
     /// The term the assistant's last message asked the meaning of.
-    asked: Option<String>,
+    asked: Option<answer::Asked>,
     /// How many of `found` the last user turn added (the assistant may confirm them).
     last_turn: usize,
     pub found: Vec<(Candidate, u64)>,
@@ -47,8 +47,8 @@ impl Conversation {
             }
         }
         if self.found.len() == before {
-            if let Some(term) = asked {
-                if let Some(c) = answer(&term, prose) {
+            if let Some(asked) = asked {
+                if let Some(c) = answer(&asked, prose) {
                     self.found.push((c, line));
                 }
             }
@@ -83,21 +83,45 @@ const MAX_CONFIDENCE: f64 = 0.99;
 
 /// The candidate of one sentence, if a rule holds and no exclusion does.
 pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
-    if mark == Some('?') || is_question(sentence) || is_hypothetical(sentence) {
+    let asked = mark == Some('?') && !is_request(sentence);
+    if asked || is_question(sentence) || is_hypothetical(sentence) {
         return None;
     }
-    if let Some(inner) = remembered(sentence) {
-        let mut c = candidate(&inner, mark).or_else(|| loose_definition(&inner))?;
-        c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
-        return Some(c);
+    let s = strip_filler(sentence);
+    if let Some(inner) = remembered(sentence).or_else(|| remembered(s)) {
+        // "记得跑 lint" asks to remember no fact: the rules below read it as a whole.
+        if let Some(mut c) = candidate(&inner, None).or_else(|| loose_definition(&inner)) {
+            c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
+            return Some(c);
+        }
     }
-    definition(sentence).or_else(|| correction(sentence)).or_else(|| behaviour(sentence))
+    definition(s).or_else(|| correction(s)).or_else(|| behaviour(sentence)).or_else(|| in_clause(s))
+}
+
+/// A definition after a leading clause of a long sentence ("先看了日志，这里的老库指的是 …",
+/// "the export failed again, and ledger means …"): the rules read a sentence from its start.
+fn in_clause(s: &str) -> Option<Candidate> {
+    s.match_indices(['，', ',', '：', ':'])
+        .take(4)
+        .find_map(|(i, comma)| definition(strip_filler(s[i + comma.len()..].trim_start())))
+}
+
+/// `s` without the words that open a sentence and say nothing: "also,", "btw", "for context,",
+/// "oh sorry,", "另外，", "对了，", "先说明一下，".
+pub(super) fn strip_filler(s: &str) -> &str {
+    static FILLER: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:另外说一下|另外|还有|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|对|好的|好|啊|哈|然后|那个|ok|OK)[，,：:！!]\s*)+",
+        )
+    });
+    FILLER.find(s).map_or(s, |m| &s[m.end()..])
 }
 
 // ---- definitions -------------------------------------------------------------------------
 
 /// A term: no sentence punctuation; CJK or up to four words.
-const T: &str = r#"["“'`「『《]?([^\s，,。；;：:！!？?（）()"”'`」』》]{1,40}?)["”'`」』》]?"#;
+const T: &str =
+    r#"["“'`「『《]?([^\s，,。；;：:！!？?（）()"”'`「」『』《》]{1,40}?)["”'`」』》]?"#;
 /// An English term: one to three words, or a quoted phrase.
 const ET: &str = r#"(?:["“'`]([^"”'`]{1,40})["”'`]|([A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}))"#;
 
@@ -108,13 +132,31 @@ static ZH_CALL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们的|咱们的?|我们|我说的|我们说的|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*[，,]?\s*(?:指的是|是指|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
+        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*(?:在我们这儿|在我们这里|在我们项目里|在项目里|在我们组里|在这里|在这儿|在本项目)?\s*[，,]?\s*(指的是|是指|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
     ))
 });
 /// "X 在我们这儿简称为 Y", "X 大家都简称 Y": an abbreviation without 把.
 static ZH_ABBR: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
         r"^([^，,。；;：:！!？?]{{2,30}}?)\s*(?:在我们这儿|在我们这里|在我们组里|在项目里|在这里|在这儿|我们都|我们|大家都|大家|一般都|一般)?\s*(?:简称为|简称|简写为|缩写为)\s*{T}(?:[，,]\s*(.*))?$"
+    ))
+});
+/// "发票服务的代号是“白鹭”": the name comes last.
+static ZH_CODENAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^([^，,。]{{2,30}}?)\s*的?\s*(?:代号|代称|名字|简称|叫法|别名|内部名|内部代号|英文名)\s*(?:是|叫|为)\s*{T}$"
+    ))
+});
+/// "压测环境我们一般叫蓝区，…": a name given without 把.
+static ZH_WE_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^([^，,。]{{2,30}}?)\s*(?:我们|咱们|大家|团队里?|组里)(?:一般|通常|平时|内部|都)*\s*(?:叫做|叫作|称为|称作|叫)\s*{T}(?:[，,]\s*(.*))?$"
+    ))
+});
+/// "BFF 是我们的前端聚合层": ours, so a name of the project's.
+static ZH_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^{T}\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?)\s*.{{2,}})$"
     ))
 });
 /// Past events ("上周我们把这个问题简称为…，后来发现不是"): a story, not a definition.
@@ -125,7 +167,7 @@ static ZH_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_CALL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:the\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|([\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*))?$"#,
+        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|the\s+([\w./+-]+(?:\s[\w./+-]+){0,2})|([\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*))?$"#,
     )
 });
 static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
@@ -145,12 +187,113 @@ static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_HERE_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:in this (?:project|repo|codebase|team)|here|around here),?\s+{ET}\s+is\s+(.{{2,}})$"
+        r"(?i)^(?:(?:in this (?:project|repo|codebase|team)|here|around here),?\s+{ET}|{ET}\s+(?:here|in this (?:project|repo|codebase)|around here))\s+is\s+(.{{2,}})$"
     ))
 });
 
+/// A name given in passing, inside a sentence about something else: "DLQ（也就是死信队列）",
+/// "订单中心内部也叫 OCS", "the payments gateway, aka PGW", "the staging cluster, which we call
+/// teal", "a service called Beacon that …".
+static IN_PASSING: LazyLock<Regex> = LazyLock::new(|| {
+    let name = r#"(?:["“'`]([^"”'`]{1,40})["”'`]|([A-Za-z0-9_][\w./+-]*))"#;
+    let paren = r"([A-Za-z][\w.-]{1,20}|\p{Han}{2,8})\s*[（(]\s*(?:也就是|即|就是|指|i\.e\.,?|aka|a\.k\.a\.|short for)\s*([^）)]{2,40})[）)]";
+    re(&format!(
+        r"(?i)(?:(?:the|our|a|an)\s+([\w-]+(?:\s[\w-]+){{0,3}}?),?\s+(?:aka|a\.k\.a\.|which (?:we|everyone|the team) (?:calls?|refers? to as))\s+{name}|\b(?:a|an)\s+([\w-]+(?:\s[\w-]+)?)\s+called\s+{name}|^([^，,。]{{2,20}}?)\s*(?:内部)?(?:也叫|又叫|俗称|也称|又称|内部叫)\s*{name}|{paren})"
+    ))
+});
+
+/// A file's name ("main.rs"): a referent, not a term, when it is named in passing.
+fn is_file_name(term: &str) -> bool {
+    term.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=4).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+/// "Our internal name for the metrics pipeline is Periscope".
+static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(?:our|the team's|the)\s+(?:internal\s+|team\s+|usual\s+)?(?:name|codename|term|word|shorthand)\s+for\s+(.{2,60}?)\s+is\s+(?:["“'`]([^"”'`]{1,40})["”'`]|([\w./+-]+))$"#,
+    )
+});
+/// A quoted term stated as something: "'the shim' is the compatibility layer …", "“账期”是
+/// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
+static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(?:(?:the|our|a)\s+)?(?:["“'「『]([^"”'」』]{1,40})["”'」』]|`([^`]{1,40})`)\s*(?:is|are|=|是|就是)\s*(.{2,})$"#,
+    )
+});
+/// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
+static EN_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^([A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+)?)\s+(?:is|are)\s+((?:our|the team's|the company's)\s+.{2,})$",
+    )
+});
+
+/// A bare "X 就是 Y" that reads as a meaning, not as prose ("问题就是内存泄漏", "我的意思就是
+/// 先别动它"): X is a short noun that is no common word of discussion, and Y describes a thing
+/// at some length rather than saying what to do or what happened.
+fn states_a_meaning(term: &str, what: &str) -> bool {
+    const DISCUSSION: &[&str] = &[
+        "难点",
+        "痛点",
+        "区别",
+        "差别",
+        "好处",
+        "坏处",
+        "缺点",
+        "优点",
+        "目标",
+        "办法",
+        "方法",
+        "思路",
+        "想法",
+        "需求",
+        "情况",
+        "现象",
+        "做法",
+        "关键点",
+        "核心",
+        "本质",
+        "结论",
+        "意见",
+        "建议",
+        "前提",
+        "条件",
+        "现在",
+        "主要",
+        "其实",
+        "我的意思",
+        "你的意思",
+        "意思",
+        "原因",
+    ];
+    let n = term.chars().count();
+    (2..=8).contains(&n)
+        && !DISCUSSION.contains(&term)
+        && what.chars().count() >= 6
+        && !what.starts_with(['先', '别', '不', '要', '没', '把', '让', '等', '会', '在'])
+        && !what.trim_end_matches(['。', '.']).ends_with(['了', '吗', '呢', '吧', '啊'])
+}
+
+/// A term that reads as a name rather than a common noun: it has capitals after the first
+/// letter, digits, or joining punctuation ("QB-7", "PX", "ledger_v2", "gRPC").
+fn looks_like_a_name(term: &str) -> bool {
+    term.chars().skip(1).any(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "-_./".contains(c))
+        || (term.len() >= 2 && term.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()))
+}
+
+/// A word every definition pattern below needs: one cheap scan spares a sentence that has
+/// none the twenty patterns (the scan reads every sentence of every session).
+static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|aka|a\.k\.a|i\.e|["“'`「『]"#,
+    )
+});
+
 fn definition(s: &str) -> Option<Candidate> {
-    if ZH_NARRATIVE.is_match(s) {
+    if !DEFINITION_CUE.is_match(s) || ZH_NARRATIVE.is_match(s) {
         return None;
     }
     if let Some(c) = ZH_CALL.captures(s) {
@@ -166,42 +309,100 @@ fn definition(s: &str) -> Option<Candidate> {
         let rest = c.get(3).map(|m| m.as_str());
         return make(&c[2], &join(&c[1], rest), Kind::Definition, 0.8);
     }
-    if let Some(c) = ZH_MEANS.captures(s) {
+    if let Some(c) = ZH_CODENAME.captures(s) {
+        return make(&c[2], &c[1], Kind::Definition, 0.85);
+    }
+    if let Some(c) = ZH_WE_CALL.captures(s) {
+        let rest = c.get(3).map(|m| m.as_str());
+        return make(&c[2], &join(&c[1], rest), Kind::Definition, 0.8);
+    }
+    if let Some(c) = ZH_IS_OUR.captures(s) {
         let (term, what) = (&c[1], &c[2]);
+        let named = looks_like_a_name(term) || term.is_ascii() || has_identifier(what);
+        return if named { make(term, what, Kind::Definition, 0.75) } else { None };
+    }
+    if let Some(c) = ZH_MEANS.captures(s) {
+        let (term, what) = (&c[1], &c[3]);
+        // "指标", "指出", "指向": a word that starts with 指, not "means".
+        if &c[2] == "指"
+            && what.starts_with([
+                '标', '出', '向', '定', '令', '南', '针', '数', '挥', '导', '望', '示', '引', '点',
+            ])
+        {
+            return None;
+        }
         let marked = s.starts_with(['我', '所', '这', '项', '咱']) || quoted(s);
         // A bare "X 就是 Y" is common prose ("问题就是内存泄漏"): only a term that looks like a
         // name, or a definition naming an identifier, counts.
         let plain = s.contains("就是") || s.contains("即");
-        if plain && !marked && !has_identifier(term) && !has_identifier(what) {
+        let named = has_identifier(term) || has_identifier(what) || states_a_meaning(term, what);
+        if plain && !marked && !named {
             return None;
         }
         return make(term, what, Kind::Definition, if marked { 0.85 } else { 0.75 });
     }
-    if let Some(c) = EN_CALL.captures(s) {
+    // "'hot tub' is what we call the test cluster": the name comes first.
+    static WHAT_WE_CALL: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\bwhat\s+(?:we|i|the team)\s+call"));
+    let called =
+        if WHAT_WE_CALL.is_match(s) || IN_PASSING.is_match(s) { None } else { EN_CALL.captures(s) };
+    if let Some(c) = called {
         let what = c.get(1)?.as_str();
-        let term = c.get(2).or(c.get(3))?.as_str();
-        let rest = c.get(4).or(c.get(5)).map(|m| m.as_str());
+        let term = c.get(2).or(c.get(3)).or(c.get(4))?.as_str();
+        let rest = c.get(5).or(c.get(6)).map(|m| m.as_str());
         return make(term, &join(what, rest), Kind::Definition, 0.85);
     }
     if let Some(c) = EN_CALLED.captures(s) {
         let term = c.get(2).or(c.get(3))?.as_str();
         return make(term, &join(&c[1], c.get(4).map(|m| m.as_str())), Kind::Definition, 0.85);
     }
+    if let Some(c) = IN_PASSING.captures(s) {
+        // Four forms, each (explanation, term) but the parenthesis, (term, explanation).
+        let (term, what) = match (c.get(1), c.get(4), c.get(7)) {
+            (Some(what), _, _) => (c.get(2).or(c.get(3))?, what),
+            (_, Some(what), _) => (c.get(5).or(c.get(6))?, what),
+            (_, _, Some(what)) => (c.get(8).or(c.get(9))?, what),
+            _ => (c.get(10)?, c.get(11)?),
+        };
+        if !is_file_name(term.as_str()) {
+            return make(term.as_str(), what.as_str(), Kind::Definition, 0.75);
+        }
+    }
+    if let Some(c) = EN_NAME_FOR.captures(s) {
+        let term = c.get(2).or(c.get(3))?.as_str();
+        return make(term, &c[1], Kind::Definition, 0.85);
+    }
+    if let Some(c) = QUOTED_IS.captures(s) {
+        let (term, what) = (c.get(1).or(c.get(2))?.as_str(), &c[3]);
+        return if names_a_thing(what) { make(term, what, Kind::Definition, 0.8) } else { None };
+    }
+    if let Some(c) = EN_IS_OUR.captures(s) {
+        let (term, what) = (&c[1], &c[2]);
+        return if looks_like_a_name(term) {
+            make(term, what, Kind::Definition, 0.75)
+        } else {
+            None
+        };
+    }
     if let Some(c) = EN_MEAN.captures(s) {
         let term = c.get(1).or(c.get(2))?.as_str();
         let kind = if starts_negated(s) { Kind::Correction } else { Kind::Definition };
         return make(term, &c[3], kind, 0.85);
     }
-    for (pattern, confidence) in [(&*EN_MEANS, 0.8), (&*EN_HERE_IS, 0.75)] {
-        if let Some(c) = pattern.captures(s) {
-            let term = c.get(1).or(c.get(2))?.as_str();
-            return make(term, &c[3], Kind::Definition, confidence);
-        }
+    if let Some(c) = EN_MEANS.captures(s) {
+        let term = c.get(1).or(c.get(2))?.as_str();
+        return make(term, &c[3], Kind::Definition, 0.8);
+    }
+    if let Some(c) = EN_HERE_IS.captures(s) {
+        let term = c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4))?.as_str();
+        return make(term, &c[5], Kind::Definition, 0.75);
     }
     None
 }
 
-/// Inside "remember …": any "X is Y" / "X: Y" counts, the user having said it is worth keeping.
+/// Inside "remember …" or after "no, …": any "X is Y", "X: Y", "X 叫 Y" counts, the user
+/// having said it is worth keeping, provided Y names a thing ("the tests are still failing"
+/// states no meaning).
 fn loose_definition(s: &str) -> Option<Candidate> {
     static LOOSE: LazyLock<Regex> =
         LazyLock::new(|| re(&format!(r"(?i)^{T}\s*(?:是|=|:|：|\s+is\s+|\s+are\s+)\s*(.{{2,}})$")));
@@ -209,159 +410,60 @@ fn loose_definition(s: &str) -> Option<Candidate> {
     static LOOSE_EN: LazyLock<Regex> = LazyLock::new(|| {
         re(r"(?i)^((?:the\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,3}?)\s+(?:is|are)\s+(.{2,})$")
     });
+    // "测试环境的网关叫 gw-test": the name comes last.
+    static NAMED_ZH: LazyLock<Regex> =
+        LazyLock::new(|| re(&format!(r"^([^，,。]{{2,30}}?)\s*(?:叫做|叫作|称为|叫)\s*{T}$")));
+    if let Some(c) = NAMED_ZH.captures(s) {
+        return make(&c[2], &c[1], Kind::Definition, 0.8);
+    }
     let c = LOOSE.captures(s).or_else(|| LOOSE_EN.captures(s))?;
+    if !names_a_thing(&c[2]) || is_generic(&c[1]) || is_referent(&c[2]) {
+        return None;
+    }
     make(&c[1], &c[2], Kind::Definition, 0.8)
 }
 
-// ---- corrections -------------------------------------------------------------------------
-
-static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(
-        r"^(?:不是|不对|错了|搞错了)?[，,]?\s*(?:我说的|我指的|我们说的)?\s*{T}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?是(?:指)?\s*(.{{2,}})$"
-    ))
-});
-static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(
-        r"^(?:不是|不对|错了|搞错了)[^，,]*[，,]?\s*(?:我|我们)(?:说的|指的|讲的)\s*{T}\s*(?:是|是指|指的是|就是|指)\s*(.{{2,}})$"
-    ))
-});
-static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(
-        r"(?i)^(?:no|nope|wrong|not quite)?[,.!]?\s*{ET}\s+(?:isn't|is not|doesn't mean|does not mean)\s+(.{{1,40}}?)[,;]?\s+(?:it's|it is|it means|but|—|-)\s+(.{{2,}})$"
-    ))
-});
-
-fn correction(s: &str) -> Option<Candidate> {
-    if let Some(c) = ZH_I_MEANT.captures(s) {
-        return make(&c[1], &c[2], Kind::Correction, 0.8);
-    }
-    if let Some(c) = ZH_NOT_BUT.captures(s) {
-        return make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8);
-    }
-    if let Some(c) = EN_NOT_BUT.captures(s) {
-        let term = c.get(1).or(c.get(2))?.as_str();
-        return make(term, &format!("{} (not {})", &c[4], &c[3]), Kind::Correction, 0.8);
-    }
-    None
+/// A common word that "X is Y" says a fact about, not a meaning: "the answer is 42", "the fix
+/// is in the parser", "应该是 main 分支".
+fn is_generic(term: &str) -> bool {
+    const GENERIC: &[&str] = &[
+        "answer", "fix", "bug", "error", "result", "output", "test", "tests", "build", "plan",
+        "code", "file", "function", "change", "diff", "value", "default", "version", "solution",
+        "cause", "task", "step", "command", "path", "branch", "commit", "line", "name", "status",
+        "应该", "可能", "好像", "其实", "大概", "还是", "主要", "一般", "通常", "现在", "答案",
+    ];
+    let lower = term.to_lowercase();
+    GENERIC.contains(&lower.trim_start_matches("the ").trim_start_matches("our "))
 }
 
-// ---- standing rules of behaviour -----------------------------------------------------------
+/// An explanation that says what something is: a noun phrase ("the payments proxy", "our
+/// Istio setup"), a name or an identifier ("Kong", "packages/core", "recon-db-02"), or Chinese
+/// of some length that is not a state ("好的", "空的", "报错了").
+fn names_a_thing(e: &str) -> bool {
+    static THING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?i:the|a|an|our|my|their|its|your|one of|part of|where|what|how|when|whatever|whichever|each|every|all|any)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
+        )
+    });
+    let e = e.trim();
+    if e.starts_with(|c: char| !c.is_ascii()) {
+        return e.chars().count() >= 3 && !e.ends_with(['了', '的', '吗', '呢', '吧']);
+    }
+    THING.is_match(e)
+}
 
-static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|永远|始终|一律|任何时候)")
-});
-static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用|一律用|统一用|都用)")
-});
-static ZH_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:以后|今后|往后|每次|从现在开始|从现在起)[，,]?\s*(?:在)?\s*([^\s，,。]{1,8}?)\s*(?:完|后|之后|以后|时|的时候|前|之前)",
-    )
-});
-static ZH_DONE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:以后|今后|往后|每次)\s*\p{Han}{1,2}完\s*([^\s，,。]{2,10}?)\s*(?:后|之后|以后|都|就|[，,])",
-    )
-});
-static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:不要|别|禁止|不许|不准|不能|只用|一律用|统一用|都用)\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己)?\s*(?:用|执行|运行|跑|调用|改|动|碰)?\s*([A-Za-z0-9_][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}|[\p{Han}]{2,6})",
-    )
-});
-static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:never|always|from now on|going forward|in (?:the )?future|every time|whenever|don't ever|do not ever|as a rule)\b",
-    )
-});
-static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:never|always|don't|do not|stop)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by)\b|[,.;]|$)",
-    )
-});
-static EN_VERB: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:never|always|don't|do not)\s+(?:ever\s+)?([a-z][\w-]*)"));
+// ---- corrections: see [`correction`] --------------------------------------------------------
+
+// ---- standing rules of behaviour: see [`behaviour`] -------------------------------------
+
 /// One-off instructions: about this time, this thing, or not yet.
-static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)(?:这次|这一次|这回|这个先|暂时|先别|先不要|现在先|今天|刚才|这个文件|这一行|第\s*\d+\s*行|\bthis (?:one|time|file|line|commit|pr|branch)\b|\bfor now\b|\bright now\b|\byet\b|\btoday\b|\bat the moment\b|\bline \d+)",
     )
 });
 
-fn behaviour(s: &str) -> Option<Candidate> {
-    if ONE_OFF.is_match(s) {
-        return None;
-    }
-    let rule = s.trim_start_matches(['请', '，', ',', ' ']);
-    if ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s) {
-        let term = ZH_DONE
-            .captures(s)
-            .or_else(|| ZH_AFTER.captures(s))
-            .map(|c| c[1].to_string())
-            .or_else(|| ZH_OBJECT.captures(s).map(|c| c[1].to_string()))?;
-        return make(&term, rule, Kind::Behaviour, 0.75);
-    }
-    if EN_STANDING.is_match(s) {
-        let term = EN_OBJECT
-            .captures(s)
-            .map(|c| c[1].to_string())
-            .or_else(|| EN_VERB.captures(s).map(|c| c[1].to_string()))?;
-        let term = term.trim_end_matches(['.', ',']);
-        if !is_action(term) {
-            return None;
-        }
-        return make(term, &capitalised(rule), Kind::Behaviour, 0.75);
-    }
-    None
-}
-
-/// A behaviour term names what is done or used, not a filler verb ("be", "do", "ask").
-fn is_action(term: &str) -> bool {
-    const FILLER: &[&str] = &[
-        "be", "do", "ask", "forget", "know", "think", "want", "need", "say", "tell", "let", "make",
-        "get", "go", "worry", "mind", "care", "try", "like", "mean",
-    ];
-    !FILLER.contains(&term.to_lowercase().as_str())
-}
-
-// ---- the assistant's question, the user's answer -------------------------------------------
-
-static ASKED_EN: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)what (?:does|do|is|are) (?:["“'`]([^"”'`]{1,40})["”'`]|([\w./+-]+(?:\s[\w./+-]+){0,2})) (?:mean|stand for|refer to)"#,
-    )
-});
-static ASKED_ZH: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"["“「`']?([^\s，,。？?"“”「」`']{1,20}?)["”」`']?\s*(?:是什么意思|指的是什么|是指什么|具体指什么|指什么)"#,
-    )
-});
-static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)(?:不知道|不清楚|随便|算了|无所谓|don't know|not sure|never mind|nevermind|whatever|doesn't matter)",
-    )
-});
-static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:it's|it is|it means|that's|that is|means|就是|是指|指的是|指|是|它是|意思是)\s*")
-});
-
-fn asked_term(text: &str) -> Option<String> {
-    if let Some(c) = ASKED_EN.captures(text) {
-        return c.get(1).or(c.get(2)).map(|m| m.as_str().to_string());
-    }
-    ASKED_ZH.captures(text).map(|c| c[1].to_string())
-}
-
-fn answer(term: &str, prose: &str) -> Option<Candidate> {
-    if REFUSAL.is_match(prose) {
-        return None;
-    }
-    let (first, mark) = super::clean::sentences(prose).into_iter().next()?;
-    if mark == Some('?') || is_question(&first) {
-        return None;
-    }
-    let what = ANSWER_LEAD.replace(&first, "");
-    make(term, &what, Kind::Definition, 0.75)
-}
+// ---- the assistant's confirmation: see [`answer`] for its question ---------------------------
 
 /// The assistant's confirmation: it names the term and says it understood.
 fn confirms(text: &str, term: &str) -> bool {
@@ -411,9 +513,19 @@ fn add_named(explanation: &mut String, confirmation: &str, term: &str) {
 
 // ---- exclusions ------------------------------------------------------------------------------
 
+/// "Can you remember that QA means …?": a request in a question's form.
+fn is_request(s: &str) -> bool {
+    static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:please\s+)?(?:can|could|would|will) you (?:please )?(?:remember|keep in mind|note)\b",
+        )
+    });
+    REQUEST.is_match(s.trim())
+}
+
 fn is_question(s: &str) -> bool {
     static SAYING: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^when (?:i|we) say\b"));
-    if SAYING.is_match(s.trim()) {
+    if SAYING.is_match(s.trim()) || is_request(s) {
         return false;
     }
     static Q: LazyLock<Regex> = LazyLock::new(|| {
@@ -447,92 +559,7 @@ fn has_identifier(s: &str) -> bool {
     s.chars().any(|c| c.is_ascii_alphanumeric())
 }
 
-// ---- building a candidate --------------------------------------------------------------------
-
-/// A candidate from a raw term and explanation, or none when the term is not one: empty, too
-/// long, a pronoun, a generic word, or a one-off referent.
-fn make(term: &str, explanation: &str, kind: Kind, confidence: f64) -> Option<Candidate> {
-    let term = tidy(term);
-    let explanation = tidy(explanation);
-    let chars = term.chars().count();
-    if chars == 0 || chars > 40 || term.split_whitespace().count() > 4 {
-        return None;
-    }
-    if explanation.chars().count() < 2 || explanation == term {
-        return None;
-    }
-    if is_vague(&term) || is_vague(&explanation) || ONE_OFF.is_match(&term) {
-        return None;
-    }
-    Some(Candidate { term, explanation, kind, confidence })
-}
-
-/// Pronouns, determiners and words too general to be a glossary term.
-fn is_vague(s: &str) -> bool {
-    const VAGUE: &[&str] = &[
-        "这",
-        "那",
-        "它",
-        "他",
-        "她",
-        "这个",
-        "那个",
-        "这里",
-        "那里",
-        "这样",
-        "我",
-        "你",
-        "我们",
-        "你们",
-        "问题",
-        "东西",
-        "意思",
-        "结果",
-        "原因",
-        "目的",
-        "重点",
-        "关键",
-        "it",
-        "this",
-        "that",
-        "these",
-        "those",
-        "there",
-        "here",
-        "he",
-        "she",
-        "they",
-        "we",
-        "i",
-        "you",
-        "thing",
-        "stuff",
-        "problem",
-        "issue",
-        "point",
-        "idea",
-        "goal",
-        "reason",
-        "one",
-        "the",
-        "a",
-        "an",
-        "something",
-        "everything",
-        "nothing",
-    ];
-    let lower = s.to_lowercase();
-    let lower = lower.trim_start_matches("the ").trim_start_matches("a ");
-    VAGUE.contains(&lower)
-}
-
-fn tidy(s: &str) -> String {
-    const QUOTES: &[char] = &[
-        '"', '“', '”', '\'', '‘', '’', '`', '「', '」', '『', '』', '《', '》', '*', ' ', '，',
-        ',', '。', '.', '：', ':', '；', ';',
-    ];
-    s.trim_matches(QUOTES).trim().to_string()
-}
+// ---- helpers -------------------------------------------------------------------------------
 
 fn join(what: &str, rest: Option<&str>) -> String {
     match rest.map(str::trim).filter(|r| !r.is_empty()) {
@@ -550,16 +577,17 @@ fn capitalised(s: &str) -> String {
     }
 }
 
-/// What the user asked to remember ("remember to …" is a reminder, not a fact).
+/// What the user asked to remember ("remember to …" is a reminder, not a fact), or stated for
+/// the record ("FYI …", "补充一下，…").
 fn remembered(s: &str) -> Option<String> {
     let c = REMEMBER.captures(s)?;
-    let inner = c.get(1).or(c.get(2))?.as_str().trim();
+    let inner = c.get(1).or(c.get(2)).or(c.get(3))?.as_str().trim();
     (!inner.to_lowercase().starts_with("to ")).then(|| inner.to_string())
 }
 
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:请|麻烦)?(?:记住|记一下|记着|记好|帮我记住)[：:，,]?\s*(.{2,})$|^(?:please\s+)?(?:remember|keep in mind|note for the future)(?:\s+that)?[:,]?\s+(.{2,})$",
+        r"(?i)^(?:这个|这点|这些)?(?:请|麻烦|帮我|你|要|以后|今后|一定)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下)(?:了|一下|好|一点|这个|这点)?[：:，,]?\s*(.{2,})$|^(?:please\s+|just\s+|also\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note)(?:\s+that)?(?:\s+this)?[:,]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
     )
 });
 
@@ -567,5 +595,14 @@ fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("the rules' patterns are valid")
 }
 
+mod answer;
+mod behaviour;
+mod correction;
+mod term;
 #[cfg(test)]
 mod tests;
+
+use answer::{answer, asked_term};
+use behaviour::behaviour;
+use correction::correction;
+use term::{is_referent, make};

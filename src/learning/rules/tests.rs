@@ -23,7 +23,8 @@ fn corrections_and_standing_rules() {
     let (t, _, k) = one("不是，我说的联调是指 staging 环境的端到端测试").unwrap();
     assert_eq!((t.as_str(), k), ("联调", Kind::Correction));
     let (t, _, k) = one("以后提交后不要 push").unwrap();
-    assert_eq!((t.as_str(), k), ("提交", Kind::Behaviour));
+    // The rule names a command: the command is what a later prompt will mention.
+    assert_eq!((t.as_str(), k), ("push", Kind::Behaviour));
     assert_eq!(one("never run npm audit fix here").unwrap().0, "npm audit fix");
 }
 
@@ -81,4 +82,136 @@ fn a_confirmation_adds_the_paths_and_identifiers_it_names() {
     talk.user("we call the nightly export job moonbeam", 1);
     talk.assistant("The job moonbeam lives in jobs/export_nightly.py");
     assert!(!talk.found[0].0.explanation.contains("jobs/"));
+}
+
+/// What a short conversation proposes: (term, kind) of each candidate.
+fn talk(turns: &[(&str, &str)]) -> Vec<(String, Kind)> {
+    let mut talk = Conversation::default();
+    for (i, (who, text)) in turns.iter().enumerate() {
+        match *who {
+            "assistant" => talk.assistant(text),
+            _ => talk.user(&crate::learning::clean::prose(text), i as u64),
+        }
+    }
+    talk.found.into_iter().map(|(c, _)| (c.term, c.kind)).collect()
+}
+
+#[test]
+fn answers_take_the_term_from_the_question() {
+    let vault = [
+        ("assistant", "What do you mean by 'the vault'?"),
+        ("user", "the vault is the Postgres schema for contracts"),
+    ];
+    assert_eq!(talk(&vault), [("vault".into(), Kind::Definition)]);
+    let old = [
+        ("assistant", "你说的“老库”是指哪个？"),
+        ("user", "就是那个 MySQL 5.7 的实例，mysql-legacy-01"),
+    ];
+    assert_eq!(talk(&old)[0].0, "老库");
+    let hydra = [
+        ("assistant", "Before I start: what is \"hydra\" in this codebase?"),
+        ("user", "It's our billing DB"),
+    ];
+    assert_eq!(talk(&hydra)[0].0, "hydra");
+    // Unquoted, the answer must name a thing: "what is the expected output?" asks for a value.
+    let bare = [
+        ("assistant", "Sorry, what's the ledger?"),
+        ("user", "the Postgres table that stores invoices"),
+    ];
+    assert_eq!(talk(&bare)[0].0, "ledger");
+    let value = [
+        ("assistant", "What is the expected output here?"),
+        ("user", "the expected output is in the README"),
+    ];
+    assert!(talk(&value).is_empty());
+    // A pick among things on screen, or no word asked about: nothing.
+    for turns in [
+        [("assistant", "Which file do you mean?"), ("user", "the second one")],
+        [("assistant", "What do you mean by 'the old one'?"), ("user", "the first one you listed")],
+        [("assistant", "你说的是哪个文件？"), ("user", "第二个")],
+        [
+            ("assistant", "What does 'flaky' mean here?"),
+            ("user", "never mind, just rerun the tests"),
+        ],
+    ] {
+        assert!(talk(&turns).is_empty(), "{turns:?}");
+    }
+}
+
+#[test]
+fn remember_requests_in_both_languages() {
+    assert_eq!(one("Please remember: our staging box is called dev3").unwrap().0, "dev3");
+    assert_eq!(
+        one("Don't forget: hotline is the #prod-incidents Slack channel").unwrap().0,
+        "hotline"
+    );
+    assert_eq!(one("记一下，测试环境的网关叫 gw-test").unwrap().0, "gw-test");
+    assert_eq!(one("以后记得，对账库是 recon-db-02，不是主库").unwrap().0, "对账库");
+    for s in [
+        "Remember to close the PR after merging this",
+        "Remember, the tests are flaky",
+        "记一下这次跑测试花了多久",
+    ] {
+        assert_eq!(one(s), None, "{s}");
+    }
+}
+
+#[test]
+fn a_rule_naming_a_command_is_about_the_command() {
+    for (s, term) in [
+        ("Never run `terraform apply` yourself", "terraform apply"),
+        ("don't git push without asking me first", "git push"),
+        ("always run buf lint before committing", "buf lint"),
+        ("以后每次提交前先跑 make check", "make check"),
+        ("以后不要自动 git tag", "git tag"),
+        ("以后别再用那个 old-deploy.sh 脚本了", "old-deploy.sh"),
+        ("Prefer date-fns over moment in new code", "date-fns"),
+        ("Ask me before you push", "push"),
+        ("Ask before running `helm upgrade` against any cluster", "helm upgrade"),
+        ("`git reset --hard` is not allowed in this repo", "git reset --hard"),
+        ("部署之前先问我一下", "部署"),
+        ("这个项目只用 yarn，别混用", "yarn"),
+    ] {
+        assert_eq!(one(s).map(|c| c.0).as_deref(), Some(term), "{s}");
+    }
+    for s in [
+        "I never run the full suite locally",
+        "每次跑 make check 都要十分钟",
+        "Always make sure the tests pass",
+        "Run git push now",
+        "Don't use that function, use the other one",
+        "这次不准 push，先等 CI",
+    ] {
+        assert_eq!(one(s), None, "{s}");
+    }
+}
+
+#[test]
+fn corrections_with_short_names_and_term_boundaries() {
+    for (s, term) in [
+        ("no, RC means release candidate here", "RC"),
+        ("not the core library — shared lib is packages/shared", "shared lib"),
+        ("ODS 不是那个意思，是运营数据层", "ODS"),
+        ("You've got it wrong: the mesh is our Istio setup, not the VPN", "mesh"),
+        ("we call the API gateway the front door", "front door"),
+        ("When I say the box, I mean ci-runner-07", "box"),
+        ("先说明一下，我们说的影子库是指 shadow-pg-01，你帮我查一下", "影子库"),
+    ] {
+        let (t, _, k) = one(s).unwrap_or_else(|| panic!("{s}"));
+        assert_eq!(t, term, "{s}");
+        assert!(k != Kind::Behaviour, "{s}");
+    }
+    assert!(
+        one("先说明一下，我们说的影子库是指 shadow-pg-01，你帮我查一下").unwrap().1
+            == "shadow-pg-01"
+    );
+    for s in [
+        "No, the other file, src/main.rs",
+        "不是这个，是上面那个",
+        "no, that's wrong, the test still fails",
+        "No, the tests are still failing",
+        "CPU 指标很高",
+    ] {
+        assert_eq!(one(s), None, "{s}");
+    }
 }

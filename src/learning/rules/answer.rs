@@ -1,0 +1,168 @@
+//! The assistant's question about a word, and the user's answer: "What do you mean by 'the
+//! ledger'?" / "你说的“老库”是指哪个？", then a short turn that explains it ("It's our billing
+//! DB", "就是那个 MySQL 5.7 的实例"). The term comes from the question, the explanation from
+//! the answer. A question about a one-off referent ("which file?") names no word, and an answer
+//! that picks one ("the second one", "第二个") explains none.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{is_question, is_referent, make, names_a_thing, re, strip_filler, Candidate};
+use crate::learning::Kind;
+
+/// A term as the assistant quotes it, or up to three words / a short CJK run.
+const QUOTED: &str = r#"["“'`‘「『]([^"”'`’」』\n]{1,40})["”'`’」』]"#;
+const EN_WORDS: &str = r"([\w./+-]+(?:\s[\w./+-]+){0,2})";
+const ZH_WORDS: &str = r#"((?:[A-Za-z0-9+._-]+\s?)?[^\s，,。？?：:“”"「」『』`'‘’]{1,12}?)"#;
+
+static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let q = format!(r"(?:{QUOTED}|{EN_WORDS})");
+    [
+        format!(r"(?i)what (?:exactly )?(?:do|did) you (?:exactly )?mean by {q}"),
+        format!(r"(?i)\bis {QUOTED} (?:the|a|an|our|your)\b[^?]{{1,80}}\bor\b"),
+        format!(r"(?i)\b(?:define|what's|what is) {QUOTED} (?:referring to|short for)"),
+        format!(r"(?i)when you say {q}"),
+        format!(r"(?i)\bmean by {q}"),
+        format!(r"(?i)\bwhich \w+ is {QUOTED}"),
+        format!(
+            r"(?i)(?:not familiar with|haven't seen|have not seen|(?:don't|do not) know what) {q}"
+        ),
+        format!(r"(?i)what do you mean,? {QUOTED}"),
+        format!(r"(?i)\bby {q},? (?:(?:do|did) )?you mean"),
+        format!(r"(?i)\bwhat {q} (?:refers to|means|stands for)"),
+        format!(r"(?i)what (?:does|do|is|are) {q} (?:mean|stand for|refer to)"),
+        format!(r"(?i)not sure what {q} (?:refers to|means|is|stands for)"),
+        format!(r"(?i)(?:clarify|explain) what {q} (?:is|means|refers to|stands for)"),
+        // "what is X" only quoted: "what is the expected output?" asks for no word.
+        format!(r"(?i)what(?:'s| is| are)(?: exactly)? {QUOTED}"),
+    ]
+    .iter()
+    .map(|p| re(p))
+    .collect()
+});
+static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let ask = r"(?:是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
+    [
+        format!(r"(?:你说的|你提到的|你讲的|你所说的|你指的|这里说的)\s*{QUOTED}"),
+        format!(r"(?:解释一下|解释下|说明一下|介绍一下|讲讲|说说)\s*{QUOTED}"),
+        format!(r"{QUOTED}\s*是\s*[？?]"),
+        format!(r"(?:请问|你说的|这里的)\s*{ZH_WORDS}\s*是\s*[？?]"),
+        format!(r"{QUOTED}\s*这个(?:词|说法|概念|名字|缩写)"),
+        format!(r"{QUOTED}\s*(?:是指|指的是|指)\s*[^，,。？?]{{1,30}}还是"),
+        format!(
+            r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿)?\s*(?:具体)?\s*{ask}"
+        ),
+        format!(r"(?:不太?确定|不清楚|不知道|不太明白)\s*{QUOTED}"),
+        format!(r"(?:你说的|你提到的|你讲的|你所说的)\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),
+        format!(r"{ZH_WORDS}\s*这个(?:词|说法|概念|名字|缩写)"),
+        format!(
+            r"{ZH_WORDS}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿)?\s*(?:具体)?\s*{ask}"
+        ),
+    ]
+    .iter()
+    .map(|p| re(p))
+    .collect()
+});
+static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:不知道|不清楚|随便|算了|无所谓|不重要|先不管|别管|不用管|忽略|don't know|not sure|never ?mind|whatever|doesn't matter|forget it|skip it|ignore it|not important)",
+    )
+});
+
+/// An answer that picks among things on screen: "the first one you listed", "第二个".
+static PICK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:the\s+)?(?:other|first|second|third|fourth|last|next|previous|same|former|latter|top|bottom)\b|^(?:第\s*[\d一二三四五六七八九十]|上面|下面|前面|后面|另一|刚才)",
+    )
+});
+static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:i mean|i meant|we mean|我说的是|我指的是|我是说|is|are|means|refers to|=|:|：|就是|是指|指的是|指|是|it's|it is|it means|that's|that is|它是|意思是)\s*",
+    )
+});
+/// A sentence before the answer that answers nothing: "Good question.", "Sorry for the
+/// confusion.", "抱歉".
+static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:good question|great question|sorry(?: for the confusion| about that)?|my bad|ah|oh|right|yes|yeah|ok|okay|抱歉|不好意思|好问题|哦|嗯)[.!,，。！]*$",
+    )
+});
+
+/// "What's the ledger?", "what is hydra exactly?": unquoted, the question may ask for a value
+/// ("what is the expected output?"), so its answer must name a thing (see [`Asked::loose`]).
+static ASKED_BARE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\bwhat(?:'s| is| are)\s+((?:the\s+)?[\w./+-]+(?:\s[\w./+-]+)?)(?:\s+(?:exactly|here|in this (?:repo|project|codebase|context)))?\s*\?",
+    )
+});
+
+/// The word the assistant asked about, and whether it asked loosely (unquoted "what's X?").
+#[derive(Debug, Clone)]
+pub struct Asked {
+    pub term: String,
+    pub loose: bool,
+}
+
+/// The word the assistant's `text` asks the meaning of.
+pub(super) fn asked_term(text: &str) -> Option<Asked> {
+    // Every form asks with a question mark; most assistant messages have none.
+    if !text.contains(['?', '？']) {
+        return None;
+    }
+    let strict = ASKED_EN.iter().chain(ASKED_ZH.iter()).find_map(|p| {
+        let c = p.captures(text)?;
+        c.get(1).or(c.get(2)).map(|m| m.as_str().trim().to_string())
+    });
+    let (term, loose) = match strict {
+        Some(term) => (term, false),
+        None => (ASKED_BARE.captures(text)?[1].to_string(), true),
+    };
+    let bad_start = ['是', '哪', '什', '啥', '这', '那'];
+    (!term.starts_with(bad_start) && !is_referent(&term)).then_some(Asked { term, loose })
+}
+
+/// The user's `prose` as the answer to what `asked` means.
+pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
+    let term = asked.term.as_str();
+    if REFUSAL.is_match(prose) {
+        return None;
+    }
+    // The first sentence with more than "oh, sorry" or "good question" in it.
+    let (first, mark) = crate::learning::clean::sentences(prose)
+        .into_iter()
+        .map(|(s, m)| (strip_filler(&s).to_string(), m))
+        .find(|(s, _)| s.chars().count() > 1 && !ASIDE.is_match(s))?;
+    if mark == Some('?') || is_question(&first) {
+        return None;
+    }
+    // "the ledger is …", "北极星是 …", "it's …": what follows the lead is the explanation.
+    let what = ANSWER_LEAD.replace(after_term(&first, term), "");
+    // "the second one", "上面那个函数": a pick, not an explanation; "那个 MySQL 5.7 的实例"
+    // is long enough to be one.
+    let long = what.starts_with(['这', '那']) && what.chars().count() > 8;
+    if PICK.is_match(&what) || (is_referent(&what) && !long) {
+        return None;
+    }
+    if asked.loose && !names_a_thing(&what) {
+        return None;
+    }
+    make(term, &what, Kind::Definition, 0.75)
+}
+
+/// `s` after a leading mention of `term` ("the vault is …" → "is …"), or `s`.
+fn after_term<'a>(s: &'a str, term: &str) -> &'a str {
+    let bare = strip_ci(term, "the ").unwrap_or(term);
+    let unarticled = strip_ci(s, "the ").unwrap_or(s);
+    match strip_ci(unarticled, bare) {
+        Some(rest) if !rest.starts_with(|c: char| c.is_alphanumeric() && c.is_ascii()) => {
+            rest.trim_start()
+        }
+        _ => s,
+    }
+}
+
+/// `s` without the prefix `p`, compared without ASCII case.
+fn strip_ci<'a>(s: &'a str, p: &str) -> Option<&'a str> {
+    s.get(..p.len()).filter(|head| head.eq_ignore_ascii_case(p)).map(|_| &s[p.len()..])
+}

@@ -1,0 +1,245 @@
+//! Standing rules of behaviour: "以后每次提交前先跑 make check", "never run `terraform apply`
+//! yourself", "don't git push without asking". The term is what the rule is about, and when
+//! the rule names a command that is the command (`terraform apply`, not "terraform apply
+//! yourself"; `make check`, not "每次提交"): a later prompt naming the command is where the
+//! rule must come back.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{capitalised, make, re, Candidate, ONE_OFF};
+use crate::learning::Kind;
+
+/// The rule in `s`, if it is a standing one and names what it is about.
+pub(super) fn behaviour(s: &str) -> Option<Candidate> {
+    if ONE_OFF.is_match(s) {
+        return None;
+    }
+    let rule = s.trim_start_matches(['请', '，', ',', ' ']);
+    if ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s) && !ZH_TAKES.is_match(s) {
+        let term = code_span(s)
+            .or_else(|| ZH_COMMAND.captures(s).map(|c| command(&c[1])))
+            .or_else(|| ZH_DONE.captures(s).map(|c| c[1].to_string()))
+            .or_else(|| ZH_AFTER.captures(s).map(|c| c[1].to_string()))
+            .or_else(|| ZH_OBJECT.captures(s).map(|c| c[1].to_string()))?;
+        return make(&term, rule, Kind::Behaviour, 0.75);
+    }
+    if let Some(c) = ZH_ASK_BEFORE.captures(s) {
+        return make(&c[1], rule, Kind::Behaviour, 0.75);
+    }
+    if let Some(c) = EN_FORBIDDEN.captures(s) {
+        let term = c
+            .get(1)
+            .map(|m| m.as_str().to_string())
+            .or_else(|| c.get(2).map(|m| command(m.as_str())))?;
+        return make(&term, &capitalised(rule), Kind::Behaviour, 0.75);
+    }
+    if let Some(c) = EN_ASK_BEFORE.captures(s) {
+        let term = code_span(s)
+            .or_else(|| EN_TOOL.captures(&c[2]).map(|t| command(&t[0])))
+            .unwrap_or_else(|| match &c[1] {
+                // "ask before running migrations": what is run.
+                "run" | "running" | "use" | "using" | "touching" | "editing" | "changing" => {
+                    command(c[2].trim())
+                }
+                verb => doing(verb).to_string(),
+            });
+        return make(&term, &capitalised(rule), Kind::Behaviour, 0.75);
+    }
+    if let Some(c) = EN_CONVENTION.captures(s) {
+        let term = c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4))?.as_str();
+        return make(term, &capitalised(rule), Kind::Behaviour, 0.75);
+    }
+    if EN_STANDING.is_match(s) && !SELF_REPORT.is_match(s) {
+        let term = code_span(s)
+            .or_else(|| EN_TOOL.captures(s).map(|c| command(&c[0])).filter(|c| !is_phrase(c)))
+            .or_else(|| EN_OBJECT.captures(s).map(|c| c[1].to_string()))
+            .or_else(|| EN_VERB.captures(s).map(|c| c[1].to_string()))?;
+        let term = term.trim_end_matches(['.', ',']);
+        if !is_action(term) {
+            return None;
+        }
+        return make(term, &capitalised(rule), Kind::Behaviour, 0.75);
+    }
+    None
+}
+
+static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一|千万|默认|任何时候|只用|只能用|禁止|严禁|不许|不准|(?:不要|别)再.{1,20}了|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
+    )
+});
+static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
+    )
+});
+/// "每次跑 make check 都要十分钟": 都要 says how long it takes, not what to do.
+static ZH_TAKES: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"要\s*[\d一二两三四五六七八九十几半]+\s*(?:多)?\s*(?:分钟|秒|小时|天|个小时|遍|次)")
+});
+/// A command after a verb of running or a prohibition: "跑一下 buf generate", "不要自动 git
+/// tag", "别再用那个 old-deploy.sh".
+static ZH_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:跑|运行|执行|调用|使用|用|不要|别|禁止|不许|不准|不能)\s*(?:一下|一遍|下)?\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用)?\s*(?:那个|这个)?\s*([A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
+    )
+});
+static ZH_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:以后|今后|往后|每次|从现在开始|从现在起)[，,]?\s*(?:在)?\s*([^\s，,。]{1,8}?)\s*(?:完|后|之后|以后|时|的时候|前|之前)",
+    )
+});
+static ZH_DONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:以后|今后|往后|每次)\s*\p{Han}{1,2}完\s*([^\s，,。]{2,10}?)\s*(?:后|之后|以后|都|就|[，,])",
+    )
+});
+static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:不要|别|禁止|不许|不准|不能|只用|一律用|统一用|都用)\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|改|动|碰)?\s*(?:那个|这个)?\s*([A-Za-z0-9_][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}|[\p{Han}]{2,6})",
+    )
+});
+static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:never|always|from now on|going forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|as a rule|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|until i (?:say|approve|confirm))\b",
+    )
+});
+/// A convention about a tool or library, said without "always": "prefer date-fns over moment",
+/// "we don't use lodash here", "don't use var, use const".
+static EN_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:please\s+)?(?:always\s+)?prefer\s+`?([\w.@/+-]+)`?\s+(?:over|to)\s|^we\s+(?:don't|do not|never)\s+use\s+`?([\w.@/+-]+)`?|^(?:please\s+)?(?:don't|do not)\s+use\s+`?([\w.@/+-]+)`?,?\s+(?:use|prefer)\s|^(?:please\s+)?use\s+`?([\w.@/+-]+)`?,?\s+not\s",
+    )
+});
+/// "部署之前先问我一下": what is done only after asking.
+static ZH_ASK_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^([^\s，,。]{1,10}?)\s*(?:之前|前|以前)\s*(?:都|一定|务必|必须|记得|要)?\s*(?:要)?\s*先?\s*(?:问我|问一下我|跟我确认|和我确认|找我确认|征求我的同意|告诉我)",
+    )
+});
+/// "Ask me before you push", "ask before running `helm upgrade`".
+static EN_ASK_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:ask|check with) (?:me )?(?:first )?before (?:you )?([a-z][\w-]*)(.*)$")
+});
+/// "`git reset --hard` is not allowed in this repo".
+static EN_FORBIDDEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:`([^`]{2,40})`|((?:git|npm|cargo|terraform|kubectl|helm|docker|make)(?:\s+-{0,2}[a-z][\w:=./-]*){0,3}))\s+(?:is|are)\s+(?:not allowed|forbidden|banned|off[- ]limits|not permitted|never allowed)",
+    )
+});
+
+/// The action an "-ing" form names ("pushing" → "push"), for the few that mean a command.
+fn doing(verb: &str) -> &str {
+    match verb {
+        "pushing" => "push",
+        "merging" => "merge",
+        "deploying" => "deploy",
+        "committing" => "commit",
+        "releasing" => "release",
+        "publishing" => "publish",
+        "tagging" => "tag",
+        "rebasing" => "rebase",
+        "deleting" => "delete",
+        other => other,
+    }
+}
+
+/// "I never run the full suite locally": the user telling about themselves, not a rule.
+static SELF_REPORT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:i|i've|i'd)\s+(?:\w+\s+)?(?:never|always)\b"));
+/// A command line: a well-known tool and what follows it ("kubectl delete", "git push").
+static EN_TOOL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:git|npm|npx|pnpm|yarn|cargo|make|terraform|kubectl|helm|docker|docker-compose|pip|pip3|poetry|uv|buf|bazel|gradle|mvn|rake|bundle|rails|brew|apt|apt-get|gh|aws|gcloud|az|ansible|pulumi|psql|mysql|redis-cli|flyway|alembic|prisma|tox|pytest|jest|vitest|eslint|prettier|ruff|mypy|tsc|sudo|rsync|systemctl|dotnet|composer|nx|turbo|skaffold|argocd|wrangler|vercel|heroku|flyctl|kustomize|eksctl|cdk)(?:[ \t]+-{0,2}[a-z][\w:=./-]*){0,3}",
+    )
+});
+static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:never|always|don't|do not|stop)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to)\b|[,.;]|$)",
+    )
+});
+static EN_VERB: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:never|always|don't|do not)\s+(?:ever\s+)?([a-z][\w-]*)"));
+
+/// The first code span of `s` ("never run `terraform apply` yourself").
+fn code_span(s: &str) -> Option<String> {
+    static SPAN: LazyLock<Regex> = LazyLock::new(|| re(r"`([^`\n]{2,40})`"));
+    SPAN.captures(s).map(|c| c[1].trim().to_string())
+}
+
+/// A command's words up to the first that is not part of it ("git push without asking" →
+/// "git push").
+fn command(text: &str) -> String {
+    const NOT_PART: &[&str] = &[
+        "yourself",
+        "here",
+        "again",
+        "without",
+        "before",
+        "after",
+        "on",
+        "in",
+        "against",
+        "for",
+        "unless",
+        "when",
+        "until",
+        "to",
+        "from",
+        "with",
+        "instead",
+        "locally",
+        "manually",
+        "directly",
+        "automatically",
+        "first",
+        "anymore",
+        "please",
+        "ever",
+        "or",
+        "and",
+        "if",
+        "at",
+        "by",
+        "of",
+        "the",
+        "on",
+        "into",
+        "while",
+        "then",
+        "now",
+    ];
+    let mut words = Vec::new();
+    for w in text.split_whitespace() {
+        if !words.is_empty() && NOT_PART.contains(&w.to_lowercase().as_str()) {
+            break;
+        }
+        words.push(w);
+    }
+    words.join(" ")
+}
+
+/// "make sure", "make it": the verb, not the build tool.
+fn is_phrase(command: &str) -> bool {
+    const AFTER_MAKE: &[&str] = &[
+        "sure", "it", "a", "an", "the", "them", "this", "that", "any", "no", "me", "you", "your",
+        "my", "changes",
+    ];
+    let mut words = command.split_whitespace().map(str::to_lowercase);
+    words.next().as_deref() == Some("make")
+        && words.next().is_some_and(|w| AFTER_MAKE.contains(&w.as_str()))
+}
+
+/// A behaviour term names what is done or used, not a filler verb ("be", "do", "ask").
+fn is_action(term: &str) -> bool {
+    const FILLER: &[&str] = &[
+        "be", "do", "ask", "forget", "know", "think", "want", "need", "say", "tell", "let", "make",
+        "get", "go", "worry", "mind", "care", "try", "like", "mean", "check", "confirm", "wait",
+        "stop", "keep", "follow", "remember", "explain", "write", "look", "read", "reply",
+        "respond", "answer", "show", "give", "put", "leave", "assume", "guess", "include",
+        "mention", "start", "use", "add", "change",
+    ];
+    !FILLER.contains(&term.to_lowercase().as_str())
+}

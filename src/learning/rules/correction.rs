@@ -1,0 +1,72 @@
+//! Corrections of the assistant's understanding: "不是，我说的灰度是指 …", "X isn't A, it's B",
+//! "no, RC means release candidate here", "not the core lib — core lib is packages/core",
+//! "ODS 不是那个意思，是运营数据层". A correction of a one-off referent ("I meant line 84",
+//! "不是这个文件") names no term and is refused where the term is built.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{definition, loose_definition, make, re, strip_filler, Candidate, ET, T};
+use crate::learning::Kind;
+
+static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^(?:不是|不对|错了|搞错了)?[，,]?\s*(?:我说的|我指的|我们说的)?\s*{T}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?是(?:指)?\s*(.{{2,}})$"
+    ))
+});
+static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"^(?:不是|不对|错了|搞错了)[^，,]*[，,]?\s*(?:我|我们)(?:说的|指的|讲的)\s*{T}\s*(?:是|是指|指的是|就是|指)\s*(.{{2,}})$"
+    ))
+});
+static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)^(?:no|nope|wrong|not quite)?[,.!]?\s*{ET}\s+(?:isn't|is not|doesn't mean|does not mean)\s+(.{{1,40}}?)[,;]?\s+(?:it's|it is|it means|but|—|-)\s+(.{{2,}})$"
+    ))
+});
+
+pub(super) fn correction(s: &str) -> Option<Candidate> {
+    if let Some(c) = ZH_I_MEANT.captures(s) {
+        return make(&c[1], &c[2], Kind::Correction, 0.8);
+    }
+    if let Some(c) = ZH_NOT_SAME.captures(s) {
+        return make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8);
+    }
+    if let Some(c) = ZH_NOT_BUT.captures(s) {
+        return make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8);
+    }
+    if let Some(c) = EN_NOT_BUT.captures(s) {
+        let term = c.get(1).or(c.get(2))?.as_str();
+        return make(term, &format!("{} (not {})", &c[4], &c[3]), Kind::Correction, 0.8);
+    }
+    // "The pager is PagerDuty, not the Slack bot", "对账库是 recon-db-02，不是主库": the
+    // contrast says the user corrects a reading.
+    if CONTRAST.is_match(s) {
+        if let Some(mut c) = loose_definition(s) {
+            c.kind = Kind::Correction;
+            return Some(c);
+        }
+    }
+    // What follows the "no": a definition, or a plain "X is Y" the "no" makes a correction.
+    let rest = strip_filler(s[NEGATED.find(s)?.end()..].trim_start());
+    let mut c = definition(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest))?;
+    c.kind = Kind::Correction;
+    Some(c)
+}
+
+/// "影子表跟备份表不是一回事，影子表是 …".
+static ZH_NOT_SAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^([^，,\s]{1,20}?)\s*(?:跟|和|与)\s*([^，,]{1,20}?)\s*(?:不是一回事|不一样|不是一个东西)[，,]\s*(?:[^，,\s]{1,20}?\s*)?(?:是指|指的是|是|指)\s*(.{2,})$",
+    )
+});
+static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s*不是|—\s*not\s+)"));
+
+/// The opening that says the assistant got it wrong: "no,", "actually,", "you've got it
+/// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
+static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|(?:不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思)[的啦哦了]?[，,：:！!。\s]+)",
+    )
+});

@@ -1,0 +1,169 @@
+//! Building a candidate: where a term starts and ends, and what is not a term at all.
+//!
+//! The rules' captures are generous; this is where "the gateway" becomes `gateway`, "`terraform
+//! apply` yourself" `terraform apply`, "那个老库" is refused as a pointer at something on screen,
+//! and an explanation stops before the request that follows it ("…，你帮我查一下").
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{re, Candidate, ONE_OFF};
+use crate::learning::Kind;
+
+/// A candidate from a raw term and explanation, or none when the term is not one: empty, too
+/// long, a pronoun, a generic word, or a one-off referent.
+pub(super) fn make(
+    term: &str,
+    explanation: &str,
+    kind: Kind,
+    confidence: f64,
+) -> Option<Candidate> {
+    if is_referent(tidy(term).as_str()) {
+        return None;
+    }
+    let term = bounded(&tidy(term));
+    let explanation = tidy(until_request(explanation));
+    let chars = term.chars().count();
+    if chars == 0 || chars > 40 || term.split_whitespace().count() > 4 {
+        return None;
+    }
+    // "北极星是我们的核心" is a clause, not a name.
+    if term.contains('是') && !term.is_ascii() {
+        return None;
+    }
+    if explanation.chars().count() < 2 || explanation.eq_ignore_ascii_case(&term) {
+        return None;
+    }
+    if is_vague(&term) || is_vague(&explanation) || ONE_OFF.is_match(&term) {
+        return None;
+    }
+    Some(Candidate { term, explanation, kind, confidence })
+}
+
+/// A pointer at something in view rather than a name: "the other one", "the second test", "这个
+/// 文件", "上面那个", "第 12 行".
+pub(super) fn is_referent(s: &str) -> bool {
+    static REFERENT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:(?:the|that|this)\s+)?(?:other|first|second|third|fourth|last|next|previous|same|former|latter|above|below)\b(?:\s+\w+)?$|^(?:this|that|these|those)\b|\bones?$|^(?:这|那|第\s*[\d一二三四五六七八九十]|上面|下面|前面|后面|上一|下一|另一|刚才|左边|右边)",
+        )
+    });
+    REFERENT.is_match(s.trim())
+}
+
+/// The term without what is not part of it: an article or possessive before ("the
+/// gateway"), a word of place or manner after ("yourself", "here", "again"), and Chinese
+/// function words on either side ("我们的", "…的", "…了").
+fn bounded(term: &str) -> String {
+    static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:(?:the|a|an|our|my|your)\s+|(?:我们的|咱们的|我们|咱们|所谓的|所谓|我说的|说的|把|将)\s*)",
+        )
+    });
+    static AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|in this repo)|\s*(?:的|了|呢|吧|啊|嘛))$",
+        )
+    });
+    let mut t = term.trim();
+    // One word alone stays as written: "the" is never a whole term, and a quoted "The Hub"
+    // is rare enough next to "the gateway".
+    if t.contains(char::is_whitespace) || !t.is_ascii() {
+        t = BEFORE.find(t).map_or(t, |m| &t[m.end()..]);
+    }
+    let t = AFTER.find(t).map_or(t, |m| &t[..m.start()]);
+    tidy(t)
+}
+
+/// The explanation up to the request that follows it: "shadow-pg-01，你帮我查一下" →
+/// "shadow-pg-01".
+fn until_request(explanation: &str) -> &str {
+    static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)[，,]\s*(?:你帮我|帮我|你去|你后面|你以后|你之后|以后你|麻烦|请你|请帮|然后帮|can you|could you|please|so can you|so please)",
+        )
+    });
+    REQUEST.find(explanation).map_or(explanation, |m| &explanation[..m.start()])
+}
+
+/// Pronouns, determiners and words too general to be a glossary term.
+fn is_vague(s: &str) -> bool {
+    const VAGUE: &[&str] = &[
+        "这",
+        "那",
+        "它",
+        "他",
+        "她",
+        "这个",
+        "那个",
+        "这里",
+        "那里",
+        "这样",
+        "我",
+        "你",
+        "我们",
+        "你们",
+        "问题",
+        "东西",
+        "意思",
+        "结果",
+        "原因",
+        "目的",
+        "重点",
+        "关键",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "he",
+        "she",
+        "they",
+        "we",
+        "i",
+        "you",
+        "thing",
+        "stuff",
+        "problem",
+        "issue",
+        "point",
+        "idea",
+        "goal",
+        "reason",
+        "one",
+        "the",
+        "a",
+        "an",
+        "something",
+        "everything",
+        "nothing",
+        "我的意思",
+        "你的意思",
+        // Chinese adverbs a clause may start with ("也就是 …").
+        "也",
+        "就",
+        "都",
+        "还",
+        "又",
+        "才",
+        "再",
+        "那就",
+        "也就",
+        "这就",
+    ];
+    let lower = s.to_lowercase();
+    let lower = lower.trim_start_matches("the ").trim_start_matches("a ");
+    VAGUE.contains(&lower)
+}
+
+/// `s` without surrounding quotes, emphasis, spaces and punctuation.
+pub(super) fn tidy(s: &str) -> String {
+    const QUOTES: &[char] = &[
+        '"', '“', '”', '\'', '‘', '’', '`', '「', '」', '『', '』', '《', '》', '*', ' ', '，',
+        ',', '。', '.', '：', ':', '；', ';',
+    ];
+    s.trim_matches(QUOTES).trim().to_string()
+}
