@@ -9,7 +9,10 @@
 # Env (--check):
 #         TINYLINGO_HOT_PATH=FILE       link with FILE instead of src/hot_path.ld (see build.rs)
 #         HOT_PATH_MAX_STRAY=W          the most 64 KiB windows of code the hook may run outside
-#                                       the gathered section (default 3)
+#                                       the gathered section (default 5: in the static binary
+#                                       two are structural, the `.iplt` stubs every call to a
+#                                       string function goes through and `.init`/`.fini`, which
+#                                       a list cannot move; three more are tolerated)
 #
 # Both modes run the hook under valgrind's callgrind, for every platform, on a small and a
 # large synthetic glossary, with a prompt that matches and one that does not, on the matching
@@ -208,7 +211,7 @@ if [ "$mode" = --check ]; then
   read -r _ _ _ _ after_windows after_stray <"$work/measure-after"
   share=$(awk -v a="$hot_functions" -v b="$functions" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
   ir_share=$(awk -v a="$in_hot" -v b="$total" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
-  max_stray=${HOT_PATH_MAX_STRAY:-3}
+  max_stray=${HOT_PATH_MAX_STRAY:-5}
   echo "hot path (${TINYLINGO_HOT_PATH:-$script}, $runs hook runs): the hook's code in .text.hot spans" \
     "$windows 64 KiB windows, and it ran code in $stray more windows outside it (at most $max_stray" \
     "allowed); .text.hot holds $hot_functions of the $functions functions it ran ($share %) and" \
