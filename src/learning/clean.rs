@@ -190,6 +190,14 @@ fn looks_like_output(line: &str) -> bool {
         && b[7] == b'-'
         && b[5..7].iter().all(u8::is_ascii_digit);
     let starts_with_time = b.len() >= 8 && b[2] == b':' && b[..2].iter().all(u8::is_ascii_digit);
+    // "[deploy] alias resolved: …", "[INFO] …": a tool's tagged line.
+    let starts_with_tag = b.first() == Some(&b'[')
+        && line[1..].find(']').is_some_and(|end| {
+            (1..=24).contains(&end)
+                && line[1..=end]
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"-_:./ ".contains(&c))
+        });
     const PREFIXES: &[&str] = &[
         "at ",
         "$ ",
@@ -208,6 +216,11 @@ fn looks_like_output(line: &str) -> bool {
         "panicked at",
         "thread '",
         "npm ERR",
+        "note:",
+        "make[",
+        "make:",
+        "collect2:",
+        "In file included",
         "|",
         "+ ",
         "diff --git",
@@ -218,7 +231,19 @@ fn looks_like_output(line: &str) -> bool {
         "[{",
         "<",
     ];
-    starts_with_date || starts_with_time || PREFIXES.iter().any(|p| line.starts_with(p))
+    // "/home/ci/fw/drivers/bmi270.c:318:5: error: …": a compiler's located message.
+    let located = line.split_once(':').is_some_and(|(path, rest)| {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        path.contains('.')
+            && !path.contains(char::is_whitespace)
+            && digits > 0
+            && rest[digits..].starts_with(':')
+    });
+    starts_with_date
+        || starts_with_time
+        || starts_with_tag
+        || located
+        || PREFIXES.iter().any(|p| line.starts_with(p))
 }
 
 /// The sentences of `prose`, each with the mark that ended it (`?`, `!`, `.`, or none). Lines,
@@ -230,6 +255,8 @@ pub fn sentences(prose: &str) -> Vec<(String, Option<char>)> {
     while let Some(c) = chars.next() {
         let end = match c {
             '\n' => Some(None),
+            // "tl;dr" opens a sentence; it does not end one.
+            ';' if current.to_ascii_lowercase().ends_with("tl") => None,
             '。' | '；' | ';' => Some(Some('.')),
             '！' | '!' => Some(Some('!')),
             '？' | '?' => Some(Some('?')),

@@ -29,6 +29,10 @@ pub struct Conversation {
     asked: Option<answer::Asked>,
     /// How many of `found` the last user turn added (the assistant may confirm them).
     last_turn: usize,
+    /// The last user turn when no rule read it, and its line: the assistant's echo may.
+    unread: Option<(String, u64)>,
+    /// The assistant's last message, lower-cased: what a user's "no, …" corrects.
+    said: String,
     pub found: Vec<(Candidate, u64)>,
 }
 
@@ -36,24 +40,88 @@ impl Conversation {
     /// A user turn at `line`: its prose (already cleaned).
     pub fn user(&mut self, prose: &str, line: u64) {
         let before = self.found.len();
-        let asked = self.asked.take();
+        // An answer to the assistant's question about a word is read first: its sentences
+        // explain that word, whatever else they look like ("… >2x = page someone").
+        if let Some(c) = self.asked.take().and_then(|asked| answer(&asked, prose)) {
+            if !super::looks_like_secret(prose) {
+                self.found.push((c, line));
+            }
+        } else {
+            self.sentences(prose, line);
+        }
+        self.last_turn = self.found.len() - before;
+        self.unread = (self.last_turn == 0 && !super::looks_like_secret(prose))
+            .then(|| (prose.to_string(), line));
+    }
+
+    /// The candidates of each sentence of a user turn. A sentence that disputes the
+    /// assistant's reading of a word ("that's not what fastlane means here") lets a later plain
+    /// "fastlane is …" define it.
+    fn sentences(&mut self, prose: &str, line: u64) {
+        let mut disputed: Option<String> = None;
+        let before = self.found.len();
+        let negated = correction::negated(prose);
         for (sentence, mark) in super::clean::sentences(prose) {
             // A sentence holding a credential proposes nothing, whatever part of it a rule took.
             if super::looks_like_secret(&sentence) {
                 continue;
             }
-            if let Some(c) = candidate(&sentence, mark) {
+            // "No no. The admin panel is a separate app": after a "no", a plain "X is …" about a
+            // word of the assistant's last message corrects its reading of that word.
+            // Only the first reading it corrects: what follows is the user's own explanation.
+            let first = self.found.len() == before;
+            let corrected = (negated && first).then(|| self.corrects(&sentence)).flatten();
+            let found = corrected.or_else(|| candidate(&sentence, mark));
+            // One rule of behaviour a turn: the sentences after it explain it ("use pm clear
+            // instead") rather than set another.
+            let again = |c: &Candidate| {
+                c.kind == Kind::Behaviour
+                    && self.found[before..].iter().any(|(f, _)| f.kind == Kind::Behaviour)
+            };
+            if let Some(c) = found.filter(|c| !again(c)) {
                 self.found.push((c, line));
-            }
-        }
-        if self.found.len() == before {
-            if let Some(asked) = asked {
-                if let Some(c) = answer(&asked, prose) {
+            } else if let Some(word) = correction::disputed(&sentence) {
+                disputed = Some(word);
+            } else if let Some(word) = &disputed {
+                let plain = loose_definition(&sentence).or_else(|| plain_is(&sentence));
+                if let Some(mut c) = plain.filter(|c| c.term.eq_ignore_ascii_case(word)) {
+                    c.kind = Kind::Correction;
                     self.found.push((c, line));
+                    disputed = None;
                 }
             }
         }
-        self.last_turn = self.found.len() - before;
+    }
+
+    /// A plain "X is …" (after any "no,") whose X the assistant's last message used.
+    fn corrects(&self, sentence: &str) -> Option<Candidate> {
+        let rest = correction::after_no(sentence);
+        let mut c =
+            plain_is(rest).or_else(|| loose_definition(rest)).or_else(|| self.said_first(rest))?;
+        let word = c.term.to_lowercase();
+        if word.chars().count() < 2 || !self.said.contains(&word) || is_generic(&word) {
+            return None;
+        }
+        c.kind = Kind::Correction;
+        Some(c)
+    }
+
+    /// "你理解错了 备付金账户只用于退款垫付，…": a Chinese sentence that starts with a word of
+    /// the assistant's last message (the longest that fits, of three characters or more) is
+    /// about that word.
+    fn said_first(&self, rest: &str) -> Option<Candidate> {
+        let head: Vec<char> = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !"，,。：:".contains(*c))
+            .take(10)
+            .collect();
+        (3..=head.len()).rev().find_map(|n| {
+            let word: String = head[..n].iter().collect();
+            let han = word.chars().filter(|c| !c.is_ascii()).count() >= 2;
+            (han && self.said.contains(&word))
+                .then(|| make(&word, rest[word.len()..].trim(), Kind::Correction, 0.7))
+                .flatten()
+        })
     }
 
     /// Forgets what was found after the first `keep` candidates (the session was rewound).
@@ -61,12 +129,22 @@ impl Conversation {
         self.found.truncate(keep);
         self.asked = None;
         self.last_turn = 0;
+        self.unread = None;
     }
 
     /// An assistant turn: a question about a word sets up the next user turn as its answer; a
     /// confirmation naming the term just proposed raises its confidence.
     pub fn assistant(&mut self, text: &str) {
         self.asked = asked_term(text);
+        self.said = text.to_lowercase();
+        if let Some((user, line)) = self.unread.take() {
+            if let Some(c) =
+                echo::echoed(text, &user).filter(|c| !super::looks_like_secret(&c.explanation))
+            {
+                self.found.push((c, line));
+                self.last_turn = 1;
+            }
+        }
         let start = self.found.len() - self.last_turn;
         for (c, _) in &mut self.found[start..] {
             if confirms(text, &c.term) {
@@ -90,12 +168,28 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
     let s = strip_filler(sentence);
     if let Some(inner) = remembered(sentence).or_else(|| remembered(s)) {
         // "记得跑 lint" asks to remember no fact: the rules below read it as a whole.
-        if let Some(mut c) = candidate(&inner, None).or_else(|| loose_definition(&inner)) {
+        // "记一下 测试账号统一用qa_bot@那个": what is kept is about the named thing it opens with.
+        let found = candidate(&inner, None)
+            .filter(|c| c.kind != Kind::Behaviour)
+            .or_else(|| remembered_thing(&inner))
+            .or_else(|| candidate(&inner, None))
+            .or_else(|| loose_definition(&inner))
+            .or_else(|| loose_in_clause(&inner))
+            .or_else(|| {
+                ASKED_TO_KEEP.is_match(sentence).then(|| remembered_subject(&inner)).flatten()
+            });
+        if let Some(mut c) = found {
             c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
             return Some(c);
         }
     }
-    definition(s).or_else(|| correction(s)).or_else(|| behaviour(sentence)).or_else(|| in_clause(s))
+    defines(s).or_else(|| correction(s)).or_else(|| behaviour(sentence)).or_else(|| in_clause(s))
+}
+
+/// A definition by any of the definition rules: the marked forms first (they are the most
+/// specific about where the term ends), then the named patterns.
+fn defines(s: &str) -> Option<Candidate> {
+    scoped(s).or_else(|| definition(s))
 }
 
 /// A definition after a leading clause of a long sentence ("先看了日志，这里的老库指的是 …",
@@ -103,7 +197,7 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
 fn in_clause(s: &str) -> Option<Candidate> {
     s.match_indices(['，', ',', '：', ':'])
         .take(4)
-        .find_map(|(i, comma)| definition(strip_filler(s[i + comma.len()..].trim_start())))
+        .find_map(|(i, comma)| defines(strip_filler(s[i + comma.len()..].trim_start())))
 }
 
 /// `s` without the words that open a sentence and say nothing: "also,", "btw", "for context,",
@@ -111,7 +205,7 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:另外说一下|另外|还有|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|对|好的|好|啊|哈|然后|那个|ok|OK)[，,：:！!]\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:另外说一下|另外|还有|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
         )
     });
     FILLER.find(s).map_or(s, |m| &s[m.end()..])
@@ -121,7 +215,7 @@ pub(super) fn strip_filler(s: &str) -> &str {
 
 /// A term: no sentence punctuation; CJK or up to four words.
 const T: &str =
-    r#"["“'`「『《]?([^\s，,。；;：:！!？?（）()"”'`「」『』《》]{1,40}?)["”'`」』》]?"#;
+    r#"["“'`「『《]?([^\s，,。；;：:！!？?（）()"“”'`「」『』《》]{1,40}?)["”'`」』》]?"#;
 /// An English term: one to three words, or a quoted phrase.
 const ET: &str = r#"(?:["“'`]([^"”'`]{1,40})["”'`]|([A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}))"#;
 
@@ -132,7 +226,7 @@ static ZH_CALL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*(?:在我们这儿|在我们这里|在我们项目里|在项目里|在我们组里|在这里|在这儿|在本项目)?\s*[，,]?\s*(指的是|是指|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
+        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*(?:在我们这儿|在我们这里|在我们项目里|在项目里|在我们组里|在这里|在这儿|在本项目)?\s*[，,]?\s*(指的是|是指|说的是|讲的是|是说|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
     ))
 });
 /// "X 在我们这儿简称为 Y", "X 大家都简称 Y": an abbreviation without 把.
@@ -160,24 +254,25 @@ static ZH_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 /// Past events ("上周我们把这个问题简称为…，后来发现不是"): a story, not a definition.
-static ZH_NARRATIVE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?:上周|上个月|去年|前几天|当时|曾经|后来发现|后来才)"));
+static ZH_NARRATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:(?:^|[^赶跟追比不])上周|上个月|去年|前几天|当时|曾经|后来发现|后来才)")
+});
 static ZH_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(r"^{T}\s*是\s*(.{{2,60}}?)\s*的(?:简称|缩写|叫法|代号|别名|代称)"))
 });
 static EN_CALL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|the\s+([\w./+-]+(?:\s[\w./+-]+){0,2})|([\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*))?$"#,
+        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|the\s+([\w./+-]+(?:\s[\w./+-]+){0,2}?)|([\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*)|\s+(?:dont|don't|do not|lol|haha|btw|fyi|pls|please|thanks|thx|because|since|so|but|and|which|though)\b(.*))?$"#,
     )
 });
 static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)\b(?:by|when (?:i|we) say)\s+{ET},?\s+(?:i|we)\s+(?:mean|meant|refer to)\s+(.{{2,}})$"
+        r"(?i)\b(?:by|when (?:i|we|people|anyone|someone) (?:say|says|write|writes|mention|mentions|talk about))\s+{ET},?\s+(?:(?:i|we|they)(?:'m|'re| am| are)?\s+(?:mean|meant|means|refer to|referring to|talking about|talk about|thinking of|thinking about)|it means|that means|it's|that's|it is|that is)\s+(.{{2,}})$"
     ))
 });
 static EN_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:in this (?:project|repo|codebase|team),?\s+|here,?\s+|around here,?\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is our (?:name|term|codename|word) for|is what we call)\s+(.{{2,}})$"
+        r"(?i)^(?:in this (?:project|repo|codebase|team),?\s+|here,?\s+|around here,?\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is what we call)\s+(.{{2,}})$"
     ))
 });
 static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -221,7 +316,7 @@ static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
 static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:(?:the|our|a)\s+)?(?:["“'「『]([^"”'」』]{1,40})["”'」』]|`([^`]{1,40})`)\s*(?:is|are|=|是|就是)\s*(.{2,})$"#,
+        r#"(?i)^(?:(?:the|our|a)\s+|[^“"「『，,。`]{0,12}?的\s*)?(?:["“'「『]([^"”'」』]{1,40})["”'」』]|`([^`]{1,40})`)\s*(?:is|are|=|是|就是|指的是|是指|即|指)\s*(.{2,})$"#,
     )
 });
 /// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
@@ -378,11 +473,9 @@ fn definition(s: &str) -> Option<Candidate> {
     }
     if let Some(c) = EN_IS_OUR.captures(s) {
         let (term, what) = (&c[1], &c[2]);
-        return if looks_like_a_name(term) {
-            make(term, what, Kind::Definition, 0.75)
-        } else {
-            None
-        };
+        if looks_like_a_name(term) {
+            return make(term, what, Kind::Definition, 0.75);
+        }
     }
     if let Some(c) = EN_MEAN.captures(s) {
         let term = c.get(1).or(c.get(2))?.as_str();
@@ -423,6 +516,18 @@ fn loose_definition(s: &str) -> Option<Candidate> {
     make(&c[1], &c[2], Kind::Definition, 0.8)
 }
 
+/// "fastlane is our priority queue …": a plain "X is Y" with any noun phrase after it, read
+/// only where the user has just said the assistant misread X.
+fn plain_is(s: &str) -> Option<Candidate> {
+    static PLAIN: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^((?:the\s+|a\s+|an\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}?)(?:\s+(?:for us|here))?\s+(?:is|are|means|covers|includes|lives in|lives under|sits in|is in)\s+(.{2,})$",
+        )
+    });
+    let c = PLAIN.captures(s)?;
+    make(&c[1], &c[2], Kind::Definition, 0.75)
+}
+
 /// A common word that "X is Y" says a fact about, not a meaning: "the answer is 42", "the fix
 /// is in the parser", "应该是 main 分支".
 fn is_generic(term: &str) -> bool {
@@ -446,7 +551,8 @@ fn names_a_thing(e: &str) -> bool {
         )
     });
     let e = e.trim();
-    if e.starts_with(|c: char| !c.is_ascii()) {
+    // "pre 环境", "grafana 上那个总览 dashboard": Chinese prose around a name.
+    if e.starts_with(|c: char| !c.is_ascii()) || scoped::has_han(e) {
         return e.chars().count() >= 3 && !e.ends_with(['了', '的', '吗', '呢', '吧']);
     }
     THING.is_match(e)
@@ -459,7 +565,7 @@ fn names_a_thing(e: &str) -> bool {
 /// One-off instructions: about this time, this thing, or not yet.
 pub(super) static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:这次|这一次|这回|这个先|暂时|先别|先不要|现在先|今天|刚才|这个文件|这一行|第\s*\d+\s*行|\bthis (?:one|time|file|line|commit|pr|branch)\b|\bfor now\b|\bright now\b|\byet\b|\btoday\b|\bat the moment\b|\bline \d+)",
+        r"(?i)(?:这次|这一次|这回|这个先|暂时|先别|先不要|现在先|今天|刚才|这个文件|这一行|第\s*\d+\s*行|\bthis (?:one|time|file|line|commit|pr|branch)\b|\bthis once\b|\bjust once\b|\bfor now\b|\bright now\b|\byet\b|\btoday\b|\bat the moment\b|\bline \d+)",
     )
 });
 
@@ -517,29 +623,51 @@ fn add_named(explanation: &mut String, confirmation: &str, term: &str) {
 fn is_request(s: &str) -> bool {
     static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:please\s+)?(?:can|could|would|will) you (?:please )?(?:remember|keep in mind|note)\b",
+            r"(?i)^(?:please\s+)?(?:can|could|would|will) you (?:please )?(?:remember|keep in mind|note|save|add|store|commit)\b",
         )
     });
     REQUEST.is_match(s.trim())
 }
 
 fn is_question(s: &str) -> bool {
-    static SAYING: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^when (?:i|we) say\b"));
+    // "do NOT run …" is an order, not "do you …?".
+    static SAYING: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:when (?:i|we) say|do not|don't|dont)\b"));
     if SAYING.is_match(s.trim()) || is_request(s) {
         return false;
     }
+    // "无论哪个环境都别…", "哪怕是测试库": 哪 that asks nothing.
+    static ANY: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?:无论|不论|不管)[^，,。]{0,3}?哪(?:个|里|儿|种|些|台)?|无论|不论|不管|哪怕|哪儿都|哪里都|哪个都|whatever|whichever|no matter",
+        )
+    });
+    if ANY.is_match(s) {
+        let s = ANY.replace_all(s, "");
+        return is_question_plain(&s);
+    }
+    is_question_plain(s)
+}
+
+fn is_question_plain(s: &str) -> bool {
     static Q: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:^(?:what|how|why|where|when|who|which|can|could|should|would|do|does|did|is|are|will|shall)\b|[吗呢么]$|什么|怎么|为什么|为何|哪|是否|能不能|可不可以|要不要|是不是|有没有)",
+            r"(?i)(?:^(?:what|how|why|where|when|who|which|can|could|should|would|do|does|did|is|are|will|shall)\b|[吗呢么啥]$|吗\s|什么|怎么|为什么|为何|哪[^，,。；;]{0,8}$|是否|能不能|可不可以|要不要|是不是|有没有)",
         )
     });
     Q.is_match(s.trim())
 }
 
 fn is_hypothetical(s: &str) -> bool {
+    // "so if I say a Lantern bug I mean …" defines; it supposes nothing.
+    static SAYING: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\bif (?:i|we) (?:say|said|write|mention|talk about)\b"));
+    if SAYING.is_match(s) {
+        return false;
+    }
     static H: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:假如|假设|设想|比如说|譬如|打个比方|要是|如果我们|如果把|\bimagine\b|\bsuppose\b|\bwhat if\b|\bhypothetically\b|\blet's say\b|\bif we\b|\bif i\b|\bwould we\b|\bcould we\b|\bshould we\b)",
+            r"(?i)(?:假如|假设|设想|比如说|譬如|打个比方|要是|如果我们|如果把|\bimagine\b|\bsuppose\b|\bwhat if\b|\bhypothetically\b|\blet's say\b|\bif we\b|\bif i\b|^say\b|\bsay we\b|\bwould we\b|\bcould we\b|\bshould we\b)",
         )
     });
     H.is_match(s)
@@ -581,13 +709,85 @@ fn capitalised(s: &str) -> String {
 /// the record ("FYI …", "补充一下，…").
 fn remembered(s: &str) -> Option<String> {
     let c = REMEMBER.captures(s)?;
-    let inner = c.get(1).or(c.get(2)).or(c.get(3))?.as_str().trim();
+    let mut inner = c.get(1).or(c.get(2)).or(c.get(3))?.as_str().trim();
+    // "For the record, and please hang on to this: PLAT tickets are …": a second request.
+    if let Some(c) = REMEMBER.captures(inner) {
+        inner = c.get(1).or(c.get(2)).or(c.get(3)).map_or(inner, |m| m.as_str().trim());
+    }
     (!inner.to_lowercase().starts_with("to ")).then(|| inner.to_string())
 }
 
+/// A loose definition after the first few commas or colons of a "remember …" ("这个记下来
+/// 下次别问了：券中心是发券核销的服务 …").
+fn loose_in_clause(s: &str) -> Option<Candidate> {
+    s.match_indices(['，', ',', '：', ':'])
+        .take(3)
+        .find_map(|(i, mark)| loose_definition(s[i + mark.len()..].trim_start()))
+}
+
+/// A "remember …" that opens with a named thing of the project ("分账服务…", "测试账号…").
+fn remembered_thing(inner: &str) -> Option<Candidate> {
+    static THING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:我们的|咱们的)?([\p{Han}&&[^的是在用把]]{1,6}?(?:服务|中心|系统|平台|环境|集群|接口|网关|账户|账号|脚本|仓库|数据库))(?:[^的]|$)",
+        )
+    });
+    let c = THING.captures(inner)?;
+    make(&c[1], inner, Kind::Definition, 0.75)
+}
+
+/// What a "remember …" is about when it states no meaning: the name it starts with ("UAT 环境的
+/// 地址是 …" → `UAT`, "pre 环境只给产品验收用" → `pre 环境`, "`make dist` takes …").
+fn remembered_subject(inner: &str) -> Option<Candidate> {
+    static SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"^(?:我们的|咱们的|我们|咱们|our\s+|the\s+)?(?:`([^`]{2,40})`|["“「『]([^"”」』]{2,30})["”」』]|([A-Za-z][\w.+-]*)(\s?(?:环境|集群|服务|分支|仓库|群|库|表|系统|平台|机器|账号|接口|脚本|目录))?(的|\s*(?:现在|目前)?(?:是|=|就是|指))?)"#,
+        )
+    });
+    static ZH_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:我们的|咱们的)?(\p{Han}{1,6}?(?:服务|中心|系统|平台|环境|集群|接口|网关|账户|账号|脚本|仓库|数据库|库|表|群))",
+        )
+    });
+    if let Some(c) = ZH_SUBJECT.captures(inner) {
+        return make(&c[1], inner, Kind::Definition, 0.7);
+    }
+    let c = SUBJECT.captures(inner)?;
+    // An English name alone must look like one ("the build is broken" names nothing); in a
+    // Chinese sentence any ASCII name stands out as one.
+    if c.get(3).is_some()
+        && c.get(4).is_none()
+        && !scoped::has_han(inner)
+        && !looks_like_a_name(&c[3])
+    {
+        return None;
+    }
+    let term = match (c.get(3), c.get(4), c.get(5)) {
+        // "pre 环境只给…": the noun is part of the name; "UAT 环境的地址": the name owns it.
+        // "pre 环境" names an environment by a common word; "fw-rel 分支" by a name of its own.
+        // "pre 环境只给…" names it by a common word; "UAT 库现在是 …" states what the whole is.
+        (Some(name), Some(noun), tail)
+            if tail.is_some_and(|t| t.as_str() != "的")
+                || (tail.is_none()
+                    && !looks_like_a_name(name.as_str())
+                    && name.as_str().len() <= 4) =>
+        {
+            format!("{}{}", name.as_str(), noun.as_str())
+        }
+        (Some(name), _, _) => name.as_str().to_string(),
+        _ => c.get(1).or(c.get(2))?.as_str().to_string(),
+    };
+    make(&term, inner, Kind::Definition, 0.7)
+}
+
+/// A request to keep something, not a lead like "FYI" (a fact told, not a word taught).
+static ASKED_TO_KEEP: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)记|remember|memory|keep in mind|don't forget|do not forget|hang on to|hold on to")
+});
+
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:这个|这点|这些)?(?:请|麻烦|帮我|你|要|以后|今后|一定)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下)(?:了|一下|好|一点|这个|这点)?[：:，,]?\s*(.{2,})$|^(?:please\s+|just\s+|also\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note)(?:\s+that)?(?:\s+this)?[:,]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
+        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:记忆|脑子|小本本)里?|存到(?:你的)?记忆里?|加到(?:你的)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this|that|it) (?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?)))?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
     )
 });
 
@@ -598,6 +798,8 @@ fn re(pattern: &str) -> Regex {
 mod answer;
 mod behaviour;
 mod correction;
+mod echo;
+mod scoped;
 mod term;
 #[cfg(test)]
 mod tests;
@@ -605,4 +807,5 @@ mod tests;
 use answer::{answer, asked_term};
 use behaviour::behaviour;
 use correction::correction;
+use scoped::scoped;
 use term::{is_referent, make};

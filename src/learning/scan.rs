@@ -334,21 +334,32 @@ struct Session<'k> {
     key: &'k str,
     talk: Conversation,
     whens: Vec<Option<String>>,
+    last_when: Option<String>,
     project: bool,
 }
 
 impl<'k> Session<'k> {
     fn new(assistant: Assistant, key: &'k str) -> Self {
-        Session { assistant, key, talk: Conversation::default(), whens: Vec::new(), project: false }
+        Session {
+            assistant,
+            key,
+            talk: Conversation::default(),
+            whens: Vec::new(),
+            last_when: None,
+            project: false,
+        }
     }
 
     fn turn(&mut self, Turn { user, text, when, in_project }: Turn, line: u64) {
         self.project |= in_project;
         if user {
             self.talk.user(&clean::prose(&text), line);
-            self.whens.resize(self.talk.found.len(), when);
+            self.whens.resize(self.talk.found.len(), when.clone());
+            self.last_when = when;
         } else {
+            // The reply may confirm a definition of the user's turn: it dates from that turn.
             self.talk.assistant(&text);
+            self.whens.resize(self.talk.found.len(), self.last_when.clone());
         }
     }
 

@@ -254,7 +254,13 @@ def write(root, cases, pad_kb=0):
 
 
 def load(name):
-    return [json.loads(l) for l in (HERE / "cases" / f"{name}.jsonl").read_text().splitlines() if l]
+    cases = [json.loads(l) for l in (HERE / "cases" / f"{name}.jsonl").read_text().splitlines() if l]
+    for case in cases:
+        # Later parts give the tool call as {"command", "output"}: only its output is rendered
+        # (as the output of `cat notes.txt`), which is what a rule could mistake for the user's.
+        if isinstance(case.get("tool"), dict):
+            case["tool"] = case["tool"].get("output") or ""
+    return cases
 
 
 def main():
@@ -263,7 +269,8 @@ def main():
         cases = load("tuned") + load("heldout")
         write(root, [cases[i % len(cases)] for i in range(n)], pad_kb=kb)
         return
-    for split in ("tuned", "heldout", "fresh", "fresh2"):
+    for split in ("tuned", "heldout", "fresh", "fresh2", "tuned2", "fresh3", "fresh4", "fresh5", "fresh6",
+                  "fresh7", "fresh8"):
         write(HERE / "corpus" / split, load(split))
 
 

@@ -14,13 +14,24 @@ use crate::learning::Kind;
 /// A term as the assistant quotes it, or up to three words / a short CJK run.
 const QUOTED: &str = r#"["“'`‘「『]([^"”'`’」』\n]{1,40})["”'`’」』]"#;
 const EN_WORDS: &str = r"([\w./+-]+(?:\s[\w./+-]+){0,2})";
-const ZH_WORDS: &str = r#"((?:[A-Za-z0-9+._-]+\s?)?[^\s，,。？?：:“”"「」『』`'‘’]{1,12}?)"#;
+/// ASCII alone first: "PMS 是指哪个系统" asks about `PMS`, not "PMS 是".
+const ZH_WORDS: &str =
+    r#"([A-Za-z0-9+._-]+|(?:[A-Za-z0-9+._-]+\s?)?[^\s，,。？?：:“”"「」『』`'‘’]{1,12}?)"#;
 
 static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let q = format!(r"(?:{QUOTED}|{EN_WORDS})");
     [
         format!(r"(?i)what (?:exactly )?(?:do|did) you (?:exactly )?mean by {q}"),
-        format!(r"(?i)\bis {QUOTED} (?:the|a|an|our|your)\b[^?]{{1,80}}\bor\b"),
+        format!(r"(?i)\bis (?:the |a |an |our |your )?{QUOTED}\s+(?:the|a|an|our|your|just|only|some)?\b[^?]{{1,80}}\bor\b"),
+        // 'Several functions reference a "golden record". Could you tell me what that means'
+        format!(r"(?i){QUOTED}[^?]{{0,120}}\bwhat (?:that|this|it) (?:means|refers to|is)"),
+        format!(r"(?i)\b(?:you )?(?:refer to|refers to|mention|mentioned|talk about|call)\s+{QUOTED}[^?]{{0,120}}\?"),
+        // "You mentioned T-minus builds in the release doc. What are those exactly?"
+        r"(?i:you (?:mentioned|mention|said|wrote|used))\s+([A-Z][\w]*-[\w-]+|[A-Z]{2,}[\w-]*)[^?]{0,80}\?".to_string(),
+        format!(r"(?i)\bshould {QUOTED} be (?:read|understood|interpreted|taken|treated) as"),
+        format!(r"(?i)\b(?:read|interpret|understand|take) {QUOTED} as\b[^?]{{0,80}}\?"),
+        format!(r"(?i)\bwhat counts as (?:a |an |the )?{QUOTED}"),
+        format!(r"(?i)\bwhat (?:exactly )?(?:is|are) (?:a |an |the )?{QUOTED}"),
         format!(r"(?i)\b(?:define|what's|what is) {QUOTED} (?:referring to|short for)"),
         format!(r"(?i)when you say {q}"),
         format!(r"(?i)\bmean by {q}"),
@@ -36,28 +47,38 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)(?:clarify|explain) what {q} (?:is|means|refers to|stands for)"),
         // "what is X" only quoted: "what is the expected output?" asks for no word.
         format!(r"(?i)what(?:'s| is| are)(?: exactly)? {QUOTED}"),
+        // "Is Tern a service, a library, or a team name?": a name asked about, last, after every
+        // form that quotes it ("is that a code freeze or …" asks about a quoted word above).
+        r"\b[Ii]s ([A-Za-z][\w-]+) (?:a|an|the|just)\b[^?]{1,80}\bor\b".to_string(),
     ]
     .iter()
     .map(|p| re(p))
     .collect()
 });
 static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    // Where a quoted word comes from asks about the word; unquoted, "需要我在哪个看板上…"
+    // asks nothing of a word.
+    let ask_quoted = r"(?:是从哪|从哪|在哪|存在哪|放在哪|对应哪|对应的是|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     let ask = r"(?:是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     [
         format!(r"(?:你说的|你提到的|你讲的|你所说的|你指的|这里说的)\s*{QUOTED}"),
         format!(r"(?:解释一下|解释下|说明一下|介绍一下|讲讲|说说)\s*{QUOTED}"),
         format!(r"{QUOTED}\s*是\s*[？?]"),
         format!(r"(?:请问|你说的|这里的)\s*{ZH_WORDS}\s*是\s*[？?]"),
+        // "请问 gold-v3 是人工标注集还是合成数据？"
+        r"(?:请问\s*)?([A-Za-z][\w.+-]*[\d-][\w.+-]*|[A-Z]{2,}[\w-]*)\s*是\s*[^？?，,]{1,20}还是".to_string(),
         format!(r"{QUOTED}\s*这个(?:词|说法|概念|名字|缩写)"),
-        format!(r"{QUOTED}\s*(?:是指|指的是|指)\s*[^，,。？?]{{1,30}}还是"),
+        format!(r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在你们这儿?|在这个项目里)?\s*(?:是指|指的是|指)\s*[^，,。？?]{{1,30}}[，,]?\s*还是"),
+        // "文档里多次出现 ODS，这个在你们这儿是指数仓的贴源层，还是…？"
+        r"([A-Za-z][\w-]{1,15})\s*[，,]\s*(?:这个|它)\s*(?:在你们这儿?|在这里|在项目里)?\s*(?:是指|指的是|是|指)".to_string(),
         format!(
-            r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿)?\s*(?:具体)?\s*{ask}"
+            r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿|在你们这里|在你们这儿|在你们这)?\s*(?:具体)?\s*{ask_quoted}"
         ),
         format!(r"(?:不太?确定|不清楚|不知道|不太明白)\s*{QUOTED}"),
         format!(r"(?:你说的|你提到的|你讲的|你所说的)\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),
         format!(r"{ZH_WORDS}\s*这个(?:词|说法|概念|名字|缩写)"),
         format!(
-            r"{ZH_WORDS}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿)?\s*(?:具体)?\s*{ask}"
+            r"{ZH_WORDS}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿|在你们这里|在你们这儿|在你们这)?\s*(?:具体)?\s*{ask}"
         ),
     ]
     .iter()
@@ -73,7 +94,7 @@ static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
 /// An answer that picks among things on screen: "the first one you listed", "第二个".
 static PICK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:the\s+)?(?:other|first|second|third|fourth|last|next|previous|same|former|latter|top|bottom)\b|^(?:第\s*[\d一二三四五六七八九十]|上面|下面|前面|后面|另一|刚才)",
+        r"(?i)^(?:the\s+)?(?:other|first|second|third|fourth|last|next|previous|same|former|latter|top|bottom)\b|^(?:第\s*[\d一二三四五六七八九十]+\s*(?:个|行|条|项|列|页|段|次|步|章|节|张|份|处|种|$)|上面|下面|前面|后面|另一|刚才)",
     )
 });
 static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -85,7 +106,7 @@ static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// confusion.", "抱歉".
 static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:good question|great question|sorry(?: for the confusion| about that)?|my bad|ah|oh|right|yes|yeah|ok|okay|抱歉|不好意思|好问题|哦|嗯)[.!,，。！]*$",
+        r"(?i)^(?:sure|of course|yep|yup|good question|great question|sorry(?: for the confusion| about that)?|my bad|ah|oh|right|yes|yeah|ok|okay|抱歉|不好意思|好问题|哦|嗯)[.!,，。！]*$",
     )
 });
 
@@ -94,6 +115,13 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 static ASKED_BARE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\bwhat(?:'s| is| are)\s+((?:the\s+)?[\w./+-]+(?:\s[\w./+-]+)?)(?:\s+(?:exactly|here|in this (?:repo|project|codebase|context)))?\s*\?",
+    )
+});
+
+/// "What is DRP in the task description?": an acronym is a word whose meaning is asked for.
+static ASKED_ACRONYM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:what|What)(?:'s| is| are| does)\s+([A-Z][A-Z0-9]{1,7}(?:-[A-Z0-9]+)?)\b[^?\n]{0,60}\?",
     )
 });
 
@@ -114,11 +142,13 @@ pub(super) fn asked_term(text: &str) -> Option<Asked> {
         let c = p.captures(text)?;
         c.get(1).or(c.get(2)).map(|m| m.as_str().trim().to_string())
     });
-    let (term, loose) = match strict {
-        Some(term) => (term, false),
-        None => (ASKED_BARE.captures(text)?[1].to_string(), true),
-    };
-    let bad_start = ['是', '哪', '什', '啥', '这', '那'];
+    let (term, loose) =
+        match strict.or_else(|| ASKED_ACRONYM.captures(text).map(|c| c[1].to_string())) {
+            Some(term) => (term, false),
+            None => (ASKED_BARE.captures(text)?[1].to_string(), true),
+        };
+    let bad_start = ['是', '哪', '什', '啥', '这', '那', '您', '你', '我'];
+    let term = term.trim_start_matches("请问").trim().to_string();
     (!term.starts_with(bad_start) && !is_referent(&term)).then_some(Asked { term, loose })
 }
 
@@ -136,6 +166,15 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
     if mark == Some('?') || is_question(&first) {
         return None;
     }
+    // "lan 环境是什么？" answered "lan是办公室内网那套测试环境": the user's shorter name.
+    static COPULA: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:是|就是|指|=|is\b|means\b|refers to\b)"));
+    let head = term.split_whitespace().next().unwrap_or(term);
+    let shorter = head != term
+        && after_term(&first, term) == first
+        && after_term(&first, head) != first
+        && COPULA.is_match(after_term(&first, head));
+    let term = if shorter { head } else { term };
     // "the ledger is …", "北极星是 …", "it's …": what follows the lead is the explanation.
     let what = ANSWER_LEAD.replace(after_term(&first, term), "");
     // "the second one", "上面那个函数": a pick, not an explanation; "那个 MySQL 5.7 的实例"

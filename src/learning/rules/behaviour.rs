@@ -13,20 +13,60 @@ use crate::learning::Kind;
 
 /// The rule in `s`, if it is a standing one and names what it is about.
 pub(super) fn behaviour(s: &str) -> Option<Candidate> {
-    if ONE_OFF.is_match(s) {
-        return None;
-    }
+    // "每次动了 proto 都要跑 buf generate，…这次帮我加个字段": the rule stands; the clause that is
+    // about this time comes after it.
+    let s = match ONE_OFF.find(s) {
+        None => s,
+        Some(m) => match s[..m.start()].rfind(['，', ',', '；', ';', '。']) {
+            Some(end)
+                if end > 0
+                    && (ZH_STANDING.is_match(&s[..end]) || EN_STANDING.is_match(&s[..end])) =>
+            {
+                &s[..end]
+            }
+            _ => return None,
+        },
+    };
     let rule = s.trim_start_matches(['请', '，', ',', ' ']);
     if ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s) && !ZH_TAKES.is_match(s) {
-        let term = code_span(s)
-            .or_else(|| ZH_COMMAND.captures(s).map(|c| command(&c[1])))
+        // The first command after a verb of running ("一律用 pnpm，不要用 npm": pnpm), then any
+        // well-known command line ("kubectl delete 一律不许你执行"), then the one forbidden
+        // after a place ("千万别在 main 上直接 push"), then the subject ("注释一律写中文").
+        // An ASCII subject first ("以后commit message都用英文写"); a Chinese one only last, as
+        // "改接口前都要…" opens with a time, not a subject.
+        let subject = |ascii: bool| {
+            ZH_SUBJECT
+                .captures(s)
+                .map(|c| c[1].trim().to_string())
+                .filter(|t| t.is_ascii() == ascii)
+                .filter(|t| {
+                    !["以后", "今后", "往后", "每次", "现在", "大家", "所有", "全部"]
+                        .contains(&t.as_str())
+                })
+                .filter(|t| !t.ends_with(['前', '后', '时', '完']) && !t.contains('完'))
+        };
+        let term = subject(true)
+            .or_else(|| code_span(s))
+            .or_else(|| ZH_COMMAND.captures(s).map(|c| command(owned(s, c.get(1).unwrap()))))
+            .or_else(|| EN_TOOL.captures(s).map(|c| command(&c[0])).filter(|c| !is_phrase(c)))
+            .or_else(|| ZH_FORBIDDEN.captures(s).map(|c| command(owned(s, c.get(1).unwrap()))))
             .or_else(|| ZH_DONE.captures(s).map(|c| c[1].to_string()))
             .or_else(|| ZH_AFTER.captures(s).map(|c| c[1].to_string()))
-            .or_else(|| ZH_OBJECT.captures(s).map(|c| c[1].to_string()))?;
+            .or_else(|| ZH_OBJECT.captures(s).map(|c| c[1].to_string()))
+            .or_else(|| subject(false))?;
         return make(&term, rule, Kind::Behaviour, 0.75);
     }
     if let Some(c) = ZH_ASK_BEFORE.captures(s) {
         return make(&c[1], rule, Kind::Behaviour, 0.75);
+    }
+    // "每次改 migrations 目录下的文件之前都先问我一声": what is asked about is named in ASCII.
+    if ZH_ASK_FIRST.is_match(s) {
+        let term = code_span(s)
+            .or_else(|| EN_TOOL.captures(s).map(|c| command(&c[0])))
+            .or_else(|| ASCII_NAME.captures(s).map(|c| c[1].to_string()));
+        if let Some(term) = term {
+            return make(&term, rule, Kind::Behaviour, 0.7);
+        }
     }
     if let Some(c) = EN_FORBIDDEN.captures(s) {
         let term = c
@@ -48,14 +88,26 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
         return make(&term, &capitalised(rule), Kind::Behaviour, 0.75);
     }
     if let Some(c) = EN_CONVENTION.captures(s) {
-        let term = c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4))?.as_str();
-        return make(term, &capitalised(rule), Kind::Behaviour, 0.75);
+        let term = command((1..=6).find_map(|i| c.get(i))?.as_str());
+        return make(&term, &capitalised(rule), Kind::Behaviour, 0.75);
     }
     if EN_STANDING.is_match(s) && !SELF_REPORT.is_match(s) {
         let term = code_span(s)
             .or_else(|| EN_TOOL.captures(s).map(|c| command(&c[0])).filter(|c| !is_phrase(c)))
-            .or_else(|| EN_OBJECT.captures(s).map(|c| c[1].to_string()))
-            .or_else(|| EN_VERB.captures(s).map(|c| c[1].to_string()))?;
+            .or_else(|| {
+                EN_OBJECT
+                    .captures(s)
+                    .map(|c| through(&c[1]).to_string())
+                    .filter(|o| !is_vague_object(o))
+            })
+            .or_else(|| FILE_NAME.captures(s).map(|c| c[1].to_string()))
+            .or_else(|| EN_RUN.captures(s).map(|c| command(&c[1])))
+            .or_else(|| {
+                EN_VERB
+                    .captures(s)
+                    .map(|c| c[1].to_string())
+                    .filter(|v| !v.ends_with("ed") && !v.ends_with("ly"))
+            })?;
         let term = term.trim_end_matches(['.', ',']);
         if !is_action(term) {
             return None;
@@ -67,12 +119,12 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
 
 static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一|千万|默认|任何时候|只用|只能用|禁止|严禁|不许|不准|(?:不要|别)再.{1,20}了|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
+        r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一(?:[^下一]|$)|千万|默认|任何时候|只用[^于来在作]|只能用|禁止|严禁|不许|不准|(?:不要|别)再.{1,20}了|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
     )
 });
 static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
+        r"(?:一律|都要|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
     )
 });
 /// "每次跑 make check 都要十分钟": 都要 says how long it takes, not what to do.
@@ -83,7 +135,7 @@ static ZH_TAKES: LazyLock<Regex> = LazyLock::new(|| {
 /// tag", "别再用那个 old-deploy.sh".
 static ZH_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:跑|运行|执行|调用|使用|用|不要|别|禁止|不许|不准|不能)\s*(?:一下|一遍|下)?\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用)?\s*(?:那个|这个)?\s*([A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
+        r"(?:跑|运行|执行|调用|使用|用|不要|别|禁止|不许|不准|不能)\s*(?:一下|一遍|下)?\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?\s*(?:那个|这个)?\s*([A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
     )
 });
 static ZH_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -98,21 +150,91 @@ static ZH_DONE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:不要|别|禁止|不许|不准|不能|只用|一律用|统一用|都用)\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|改|动|碰)?\s*(?:那个|这个)?\s*([A-Za-z0-9_][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}|[\p{Han}]{2,6})",
+        r"(?:不要|别|禁止|不许|不准|不能|只用[^于来在作]|一律用|统一用|都用)\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|改|动|碰)?\s*(?:那个|这个)?\s*([A-Za-z0-9_][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}|[\p{Han}]{2,6})",
     )
 });
 static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|from now on|going forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|as a rule|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|until i (?:say|approve|confirm))\b",
+        r"(?i)\b(?:never|always|from now on|going forward|moving forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|dont ever|as a rule|in general|by default|,\s*ever|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|until i (?:say|approve|confirm))\b|^(?:an?\s+|one\s+|another\s+|new\s+)?(?:house |ground |team )?(?:rule|policy|convention)s?\b[^:]{0,40}:",
     )
 });
 /// A convention about a tool or library, said without "always": "prefer date-fns over moment",
 /// "we don't use lodash here", "don't use var, use const".
 static EN_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:please\s+)?(?:always\s+)?prefer\s+`?([\w.@/+-]+)`?\s+(?:over|to)\s|^we\s+(?:don't|do not|never)\s+use\s+`?([\w.@/+-]+)`?|^(?:please\s+)?(?:don't|do not)\s+use\s+`?([\w.@/+-]+)`?,?\s+(?:use|prefer)\s|^(?:please\s+)?use\s+`?([\w.@/+-]+)`?,?\s+not\s",
+        r"(?i)^(?:please\s+)?(?:always\s+)?prefer\s+`?([\w.@/+-]+)`?\s+(?:over|to)\s|^we\s+(?:don't|do not|never)\s+use\s+`?([\w.@/+-]+)`?|^(?:please\s+)?(?:don't|do not)\s+use\s+`?([\w.@/+-]+)`?,?\s+(?:use|prefer)\s|^(?:please\s+)?use\s+`?([\w.@/+-]+)`?,?\s+not\s|^(?:please\s+)?stop\s+using\s+`?([\w.@/+-]+(?:\s[a-z][\w.-]*)?)`?|\buse\s+`?([\w.@/+-]+)`?\s+(?:instead of|rather than)\s",
     )
 });
+/// A command a rule forbids, wherever the rule says it ("千万别在 main 上直接 git push").
+static ZH_FORBIDDEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:不要|别|禁止|不许|不准|不能|千万别|千万不要|严禁)\s*(?:再)?\s*(?:在\s*\S{1,20}?\s*(?:上|里|中|下)\s*)?(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?\s*(?:那个|这个)?\s*([A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
+    )
+});
+/// The subject a rule is about, said first: "注释一律写中文", "commit message 统一用英文".
+static ZH_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:我们的|咱们的|我们|咱们)?\s*(?:(?:以后|今后|往后|每次)\s*(?:写|用|提交|发|跑)?\s*)?([\p{Han}]{2,6}|[A-Za-z][A-Za-z0-9_./-]*(?:\s[a-z][A-Za-z0-9_./-]*)?)\s*(?:以后|今后)?\s*(?:都|一律|统一|必须|务必|都要|都得|全部|只能|只许|禁止|不许|不准)",
+    )
+});
+/// "…之前都先问我一声": a rule to ask first, anywhere in the sentence.
+static ZH_ASK_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:之前|前|以前)\s*(?:都|一定|务必|必须|记得|要)?\s*(?:要)?\s*先?\s*(?:问我|问一下我|问我一声|问下我|跟我确认|和我确认|找我确认|征求我的同意|告诉我|跟我说)",
+    )
+});
+/// A name in ASCII inside a Chinese sentence ("migrations", "config/prod.yaml").
+static ASCII_NAME: LazyLock<Regex> = LazyLock::new(|| re(r"([A-Za-z][\w./-]*[A-Za-z0-9_/])"));
+
+/// "run bake_shaders before you test": what is run, when the rule says no "never"/"always".
+static EN_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:[Rr]un|[Uu]se|[Cc]all|[Ee]xecute|[Ii]nvoke)\s+`?((?:[a-z][\w./-]*_[\w./-]*|[\w.-]+\.(?:sh|py|js)|[a-z]+[A-Z][\w]*)(?:\s[a-z][\w./-]*)?)`?",
+    )
+});
+
+/// "run the notebook through nbstripout": the tool is what it goes through.
+fn through(object: &str) -> &str {
+    [" through ", " with ", " via ", " using "]
+        .iter()
+        .find_map(|w| object.split_once(w).map(|(_, tool)| tool))
+        .unwrap_or(object)
+}
+
+/// An object that names nothing: "don't ever touch anything under vendor/bsp".
+fn is_vague_object(object: &str) -> bool {
+    const VAGUE: &[&str] = &[
+        "anything",
+        "everything",
+        "something",
+        "it",
+        "them",
+        "that",
+        "this",
+        "stuff",
+        "things",
+        "files",
+        "any files",
+        "those",
+        "these",
+    ];
+    VAGUE.contains(&object.to_lowercase().as_str())
+}
+
+/// A command and what its possessive points at: "Unity 的 ProjectSettings 目录" is about
+/// ProjectSettings.
+fn owned<'a>(s: &'a str, m: regex::Match<'a>) -> &'a str {
+    static OWNED: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*的\s*([A-Za-z][\w./-]*)"));
+    OWNED.captures(&s[m.end()..]).map_or(m.as_str(), |c| c.get(1).unwrap().as_str())
+}
+
+/// A file or path a rule is about ("every PR needs a CHANGELOG.md entry").
+static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b([\w-]+\.(?:md|json|lock|ya?ml|toml|rs|py|ts|tsx|js|go|sh|txt|cfg|ini|env|sql|proto)|[\w.-]+/[\w./-]*[\w/])(?:\s|$|[,.;])",
+    )
+});
+
 /// "部署之前先问我一下": what is done only after asking.
 static ZH_ASK_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -147,8 +269,11 @@ fn doing(verb: &str) -> &str {
 }
 
 /// "I never run the full suite locally": the user telling about themselves, not a rule.
-static SELF_REPORT: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)^(?:i|i've|i'd)\s+(?:\w+\s+)?(?:never|always)\b"));
+static SELF_REPORT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^never\s?mind\b|^(?:i|i've|i'd|it|it's|this|that|he|she|they|there|which|who|the\s+\w+)\s+(?:\w+\s+)?(?:never|always)\b",
+    )
+});
 /// A command line: a well-known tool and what follows it ("kubectl delete", "git push").
 static EN_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -157,11 +282,11 @@ static EN_TOOL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|don't|do not|stop)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to)\b|[,.;]|$)",
+        r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to)\b|[,;]|\.(?:\s|$)|$)",
     )
 });
 static EN_VERB: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:never|always|don't|do not)\s+(?:ever\s+)?([a-z][\w-]*)"));
+    LazyLock::new(|| re(r"(?i)\b(?:never|always|don't|dont|do not)\s+(?:ever\s+)?([a-z][\w-]*)"));
 
 /// The first code span of `s` ("never run `terraform apply` yourself").
 fn code_span(s: &str) -> Option<String> {
@@ -210,8 +335,17 @@ fn command(text: &str) -> String {
         "while",
         "then",
         "now",
+        "is",
+        "are",
+        "was",
+        "should",
+        "must",
+        "will",
+        "can",
     ];
     let mut words = Vec::new();
+    // "cargo fmt全仓": the command ends where the Chinese starts.
+    let text = text.find(|c: char| !c.is_ascii()).map_or(text, |i| &text[..i]);
     for w in text.split_whitespace() {
         if !words.is_empty() && NOT_PART.contains(&w.to_lowercase().as_str()) {
             break;

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{definition, loose_definition, make, re, strip_filler, Candidate, ET, T};
+use super::{defines, loose_definition, make, re, strip_filler, Candidate, ET, T};
 use crate::learning::Kind;
 
 static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
@@ -50,9 +50,31 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
     }
     // What follows the "no": a definition, or a plain "X is Y" the "no" makes a correction.
     let rest = strip_filler(s[NEGATED.find(s)?.end()..].trim_start());
-    let mut c = definition(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest))?;
+    let mut c = defines(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest))?;
     c.kind = Kind::Correction;
     Some(c)
+}
+
+/// `s` after an opening "no,", "不对，", or `s`.
+pub(super) fn after_no(s: &str) -> &str {
+    NEGATED.find(s).map_or(s, |m| s[m.end()..].trim_start())
+}
+
+/// Whether the user's turn opens by saying the assistant got it wrong.
+pub(super) fn negated(user: &str) -> bool {
+    NEGATED.is_match(user.trim_start())
+}
+
+/// The word a sentence says the assistant misread: "that's not what fastlane means here",
+/// "fastlane doesn't mean that", "底座不是这个意思".
+pub(super) fn disputed(s: &str) -> Option<String> {
+    static DISPUTE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思"#,
+        )
+    });
+    let c = DISPUTE.captures(s.trim())?;
+    (1..=3).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())
 }
 
 /// "影子表跟备份表不是一回事，影子表是 …".
@@ -67,6 +89,6 @@ static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|(?:不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思)[的啦哦了]?[，,：:！!。\s]+)",
+        r"(?i)^(?:(?:wrong one|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|(?:(?:不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
     )
 });

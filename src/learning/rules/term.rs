@@ -28,8 +28,15 @@ pub(super) fn make(
     if chars == 0 || chars > 40 || term.split_whitespace().count() > 4 {
         return None;
     }
-    // "北极星是我们的核心" is a clause, not a name.
-    if term.contains('是') && !term.is_ascii() {
+    // "北极星是我们的核心" is a clause, not a name; so is "下次别问", and a Chinese run longer
+    // than a name ("分账服务回调验签用国密SM3").
+    if !term.is_ascii()
+        && (term.contains('是')
+            || ["别问", "别再", "下次", "不要", "不用", "以后"].iter().any(|w| term.contains(w))
+            || chars > 12
+            // "灰度不是 pre 环境": an adverb ends a clause, never a name.
+            || term.ends_with(['不', '没', '也', '都', '就', '还', '才', '又']))
+    {
         return None;
     }
     if explanation.chars().count() < 2 || explanation.eq_ignore_ascii_case(&term) {
@@ -46,7 +53,7 @@ pub(super) fn make(
 pub(super) fn is_referent(s: &str) -> bool {
     static REFERENT: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:the|that|this)\s+)?(?:other|first|second|third|fourth|last|next|previous|same|former|latter|above|below)\b(?:\s+\w+)?$|^(?:this|that|these|those)\b|\bones?$|^(?:这|那|第\s*[\d一二三四五六七八九十]|上面|下面|前面|后面|上一|下一|另一|刚才|左边|右边)",
+            r"(?i)^(?:(?:the|that|this)\s+)?(?:other|first|second|third|fourth|last|next|previous|same|former|latter|above|below)\b(?:\s+\w+)?$|^(?:this|that|these|those)\b|(?:^|\s)ones?$|^(?:这|那|第\s*[\d一二三四五六七八九十]+\s*(?:个|行|条|项|列|页|段|次|步|章|节|张|份|处|种|$)|上面|下面|前面|后面|上一|下一|另一|刚才|左边|右边)",
         )
     });
     REFERENT.is_match(s.trim())
@@ -63,9 +70,26 @@ fn bounded(term: &str) -> String {
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|in this repo)|\s*(?:的|了|呢|吧|啊|嘛))$",
+            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|in this repo)|\s*(?:说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*)$",
         )
     });
+    // "CRM侧我们说的工单池", "我们内部简称的“省网关”", "叫它大表", "请问红区在你们这里": the
+    // name is after the lead and before the place.
+    static ZH_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:.{0,12}?(?:说的|讲的|叫的|简称的|所谓的|口中的|里说的)|叫它|管它叫|称它为|请问|那么)\s*",
+        )
+    });
+    static ZH_PLACE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"\s*(?:在你们这里|在你们这儿|在你们这|在我们这里|在我们这儿|在我们这|在这里|在这儿|在项目里)$",
+        )
+    });
+    let term = term.trim();
+    let cut =
+        if term.is_ascii() { term } else { ZH_LEAD.find(term).map_or(term, |m| &term[m.end()..]) };
+    let cut = if cut.chars().count() >= 2 { cut } else { term };
+    let term = ZH_PLACE.find(cut).map_or(cut, |m| &cut[..m.start()]);
     let mut t = term.trim();
     // One word alone stays as written: "the" is never a whole term, and a quoted "The Hub"
     // is rare enough next to "the gateway".
@@ -143,6 +167,16 @@ fn is_vague(s: &str) -> bool {
         "我的意思",
         "你的意思",
         // Chinese adverbs a clause may start with ("也就是 …").
+        "您",
+        "而且",
+        "并且",
+        "但是",
+        "所以",
+        "因为",
+        "然后",
+        "不过",
+        "其实",
+        "呃",
         "也",
         "就",
         "都",
