@@ -39,6 +39,7 @@ pub struct Conversation {
 impl Conversation {
     /// A user turn at `line`: its prose (already cleaned).
     pub fn user(&mut self, prose: &str, line: u64) {
+        let prose = &plain(prose);
         let before = self.found.len();
         // An answer to the assistant's question about a word is read first: its sentences
         // explain that word, whatever else they look like ("… >2x = page someone").
@@ -160,7 +161,20 @@ const CONFIRMED_BONUS: f64 = 0.1;
 const MAX_CONFIDENCE: f64 = 0.99;
 
 /// The candidate of one sentence, if a rule holds and no exclusion does.
+/// `prose` without what decorates words and means nothing to the rules: Markdown emphasis
+/// ("**Grandpa**") and emoji ("wrong fishbowl 😅 fishbowl is …").
+fn plain(prose: &str) -> String {
+    prose
+        .replace("**", "")
+        .replace("__", "")
+        .chars()
+        .filter(|c| !matches!(*c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0xFE0F | 0x200D))
+        .collect()
+}
+
 pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
+    // A list item is read as a sentence ("- 小蓝 是我们那块 ESP32-S3 的开发板").
+    let sentence = sentence.trim_start_matches(['-', '*', '•', '·', ' ']).trim_start();
     let asked = mark == Some('?') && !is_request(sentence);
     if asked || is_question(sentence) || is_hypothetical(sentence) {
         return None;
@@ -172,9 +186,9 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
         let found = candidate(&inner, None)
             .filter(|c| c.kind != Kind::Behaviour)
             .or_else(|| remembered_thing(&inner))
-            .or_else(|| candidate(&inner, None))
             .or_else(|| loose_definition(&inner))
             .or_else(|| loose_in_clause(&inner))
+            .or_else(|| candidate(&inner, None))
             .or_else(|| {
                 ASKED_TO_KEEP.is_match(sentence).then(|| remembered_subject(&inner)).flatten()
             });
@@ -250,7 +264,7 @@ static ZH_WE_CALL: LazyLock<Regex> = LazyLock::new(|| {
 /// "BFF 是我们的前端聚合层": ours, so a name of the project's.
 static ZH_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^{T}\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?)\s*.{{2,}})$"
+        r"^{T}\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?|那[个块台套张]|这[个块台套张]|客户|组的?|公司的?)\s*.{{2,}})$"
     ))
 });
 /// Past events ("上周我们把这个问题简称为…，后来发现不是"): a story, not a definition.
@@ -258,7 +272,9 @@ static ZH_NARRATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?:(?:^|[^赶跟追比不])上周|上个月|去年|前几天|当时|曾经|后来发现|后来才)")
 });
 static ZH_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(r"^{T}\s*是\s*(.{{2,60}}?)\s*的(?:简称|缩写|叫法|代号|别名|代称)"))
+    re(&format!(
+        r"^{T}\s*是\s*(.{{2,60}}?)\s*的(?:简称|缩写|叫法|代号|别名|代称|外号|昵称|绰号|俗称)"
+    ))
 });
 static EN_CALL: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -436,16 +452,36 @@ fn definition(s: &str) -> Option<Candidate> {
         }
         return make(term, what, Kind::Definition, if marked { 0.85 } else { 0.75 });
     }
+    // "the EU shard … is what the team calls "Swampy"": the name comes last.
+    static IS_WHAT_CALLED: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)^(.{2,80}?)\s+is what (?:we|i|the team|everyone(?: here)?|people(?: here)?|folks(?: here)?|they) (?:calls?|refers? to as)\s+["“'`]?([\w.-]+(?:\s[\w.-]+)?)["”'`]?(?:\s*[-–—,;]\s*(.*))?$"#,
+        )
+    });
+    if let Some(c) = IS_WHAT_CALLED.captures(s) {
+        let what = join(c[1].trim_start_matches("the ").trim(), c.get(3).map(|m| m.as_str()));
+        return make(&c[2], &what, Kind::Definition, 0.8);
+    }
     // "'hot tub' is what we call the test cluster": the name comes first.
     static WHAT_WE_CALL: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)\bwhat\s+(?:we|i|the team)\s+call"));
     let called =
         if WHAT_WE_CALL.is_match(s) || IN_PASSING.is_match(s) { None } else { EN_CALL.captures(s) };
     if let Some(c) = called {
-        let what = c.get(1)?.as_str();
-        let term = c.get(2).or(c.get(3)).or(c.get(4))?.as_str();
+        let mut what = c.get(1)?.as_str().to_string();
+        let mut term = c.get(2).or(c.get(3)).or(c.get(4))?.as_str();
+        // "we call the old Jenkins box in the basement Grandpa": after "the …", a capitalised
+        // last word is the name and the lower-case words before it still describe the thing.
+        if let Some(the) = c.get(3) {
+            let words: Vec<&str> = the.as_str().split_whitespace().collect();
+            let last = words.last().copied().unwrap_or_default();
+            if words.len() > 1 && last.starts_with(|c: char| c.is_uppercase()) {
+                what = format!("{what} the {}", words[..words.len() - 1].join(" "));
+                term = last;
+            }
+        }
         let rest = c.get(5).or(c.get(6)).map(|m| m.as_str());
-        return make(term, &join(what, rest), Kind::Definition, 0.85);
+        return make(term, &join(&what, rest), Kind::Definition, 0.85);
     }
     if let Some(c) = EN_CALLED.captures(s) {
         let term = c.get(2).or(c.get(3))?.as_str();
@@ -639,7 +675,7 @@ fn is_question(s: &str) -> bool {
     // "无论哪个环境都别…", "哪怕是测试库": 哪 that asks nothing.
     static ANY: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?:无论|不论|不管)[^，,。]{0,3}?哪(?:个|里|儿|种|些|台)?|无论|不论|不管|哪怕|哪儿都|哪里都|哪个都|whatever|whichever|no matter",
+            r"(?:无论|不论|不管)[^，,。]{0,3}?哪(?:个|里|儿|种|些|台)?|不是什么|没什么|什么都|什么也|无论|不论|不管|哪怕|哪儿都|哪里都|哪个都|whatever|whichever|no matter",
         )
     });
     if ANY.is_match(s) {
@@ -650,6 +686,9 @@ fn is_question(s: &str) -> bool {
 }
 
 fn is_question_plain(s: &str) -> bool {
+    // "格式是「模块: 改了什么」": an example in quotes asks nothing.
+    static QUOTED_PART: LazyLock<Regex> = LazyLock::new(|| re(r#"「[^」]*」|“[^”]*”|"[^"]*""#));
+    let s = &QUOTED_PART.replace_all(s, "");
     static Q: LazyLock<Regex> = LazyLock::new(|| {
         re(
             r"(?i)(?:^(?:what|how|why|where|when|who|which|can|could|should|would|do|does|did|is|are|will|shall)\b|[吗呢么啥]$|吗\s|什么|怎么|为什么|为何|哪[^，,。；;]{0,8}$|是否|能不能|可不可以|要不要|是不是|有没有)",
@@ -720,9 +759,10 @@ fn remembered(s: &str) -> Option<String> {
 /// A loose definition after the first few commas or colons of a "remember …" ("这个记下来
 /// 下次别问了：券中心是发券核销的服务 …").
 fn loose_in_clause(s: &str) -> Option<Candidate> {
-    s.match_indices(['，', ',', '：', ':'])
-        .take(3)
-        .find_map(|(i, mark)| loose_definition(s[i + mark.len()..].trim_start()))
+    s.match_indices(['，', ',', '：', ':']).take(3).find_map(|(i, mark)| {
+        let clause = s[i + mark.len()..].trim_start();
+        defines(clause).or_else(|| loose_definition(clause))
+    })
 }
 
 /// A "remember …" that opens with a named thing of the project ("分账服务…", "测试账号…").
@@ -787,7 +827,7 @@ static ASKED_TO_KEEP: LazyLock<Regex> = LazyLock::new(|| {
 
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:记住|记一下|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:记忆|脑子|小本本)里?|存到(?:你的)?记忆里?|加到(?:你的)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this|that|it) (?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?)))?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
+        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:记住|记一下|记着点|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:记忆|脑子|小本本)里?|存到(?:你的)?记忆里?|加到(?:你的)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this|that|it) (?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?)))?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
     )
 });
 

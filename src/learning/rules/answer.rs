@@ -19,7 +19,7 @@ const ZH_WORDS: &str =
     r#"([A-Za-z0-9+._-]+|(?:[A-Za-z0-9+._-]+\s?)?[^\s，,。？?：:“”"「」『』`'‘’]{1,12}?)"#;
 
 static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    let q = format!(r"(?:{QUOTED}|{EN_WORDS})");
+    let q = format!(r"(?:(?:the\s+|a\s+|an\s+)?{QUOTED}|{EN_WORDS})");
     [
         format!(r"(?i)what (?:exactly )?(?:do|did) you (?:exactly )?mean by {q}"),
         format!(r"(?i)\bis (?:the |a |an |our |your )?{QUOTED}\s+(?:the|a|an|our|your|just|only|some)?\b[^?]{{1,80}}\bor\b"),
@@ -61,10 +61,12 @@ static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let ask_quoted = r"(?:是从哪|从哪|在哪|存在哪|放在哪|对应哪|对应的是|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     let ask = r"(?:是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     [
-        format!(r"(?:你说的|你提到的|你讲的|你所说的|你指的|这里说的)\s*{QUOTED}"),
+        format!(r"(?:[你您]说的|[你您]提到的|[你您]讲的|[你您]所说的|[你您]指的|这里说的)\s*{QUOTED}"),
         format!(r"(?:解释一下|解释下|说明一下|介绍一下|讲讲|说说)\s*{QUOTED}"),
         format!(r"{QUOTED}\s*是\s*[？?]"),
         format!(r"(?:请问|你说的|这里的)\s*{ZH_WORDS}\s*是\s*[？?]"),
+        // "您说的 R3 是指第三版硬件，还是第三个 release？"
+        format!(r"(?:[你您]说的|[你您]提到的)\s*{ZH_WORDS}\s*(?:是指|指的是|指|是)\s*[^？?]{{1,30}}还是"),
         // "请问 gold-v3 是人工标注集还是合成数据？"
         r"(?:请问\s*)?([A-Za-z][\w.+-]*[\d-][\w.+-]*|[A-Z]{2,}[\w-]*)\s*是\s*[^？?，,]{1,20}还是".to_string(),
         format!(r"{QUOTED}\s*这个(?:词|说法|概念|名字|缩写)"),
@@ -75,7 +77,7 @@ static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
             r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿|在你们这里|在你们这儿|在你们这)?\s*(?:具体)?\s*{ask_quoted}"
         ),
         format!(r"(?:不太?确定|不清楚|不知道|不太明白)\s*{QUOTED}"),
-        format!(r"(?:你说的|你提到的|你讲的|你所说的)\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),
+        format!(r"(?:[你您]说的|[你您]提到的|[你您]讲的|[你您]所说的)\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),
         format!(r"{ZH_WORDS}\s*这个(?:词|说法|概念|名字|缩写)"),
         format!(
             r"{ZH_WORDS}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿|在你们这里|在你们这儿|在你们这)?\s*(?:具体)?\s*{ask}"

@@ -28,6 +28,15 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
         },
     };
     let rule = s.trim_start_matches(['请', '，', ',', ' ']);
+    // "以后凡是要动 migrations 目录下的文件都先问我": what is asked about is named in ASCII.
+    if ZH_ASK_FIRST.is_match(s) {
+        let term = code_span(s)
+            .or_else(|| tool_in(s))
+            .or_else(|| ASCII_NAME.captures(s).map(|c| c[1].to_string()));
+        if let Some(term) = term {
+            return make(&term, rule, Kind::Behaviour, 0.7);
+        }
+    }
     if ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s) && !ZH_TAKES.is_match(s) {
         // The first command after a verb of running ("一律用 pnpm，不要用 npm": pnpm), then any
         // well-known command line ("kubectl delete 一律不许你执行"), then the one forbidden
@@ -48,7 +57,7 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
         let term = subject(true)
             .or_else(|| code_span(s))
             .or_else(|| ZH_COMMAND.captures(s).map(|c| command(owned(s, c.get(1).unwrap()))))
-            .or_else(|| EN_TOOL.captures(s).map(|c| command(&c[0])).filter(|c| !is_phrase(c)))
+            .or_else(|| tool_in(s))
             .or_else(|| ZH_FORBIDDEN.captures(s).map(|c| command(owned(s, c.get(1).unwrap()))))
             .or_else(|| ZH_DONE.captures(s).map(|c| c[1].to_string()))
             .or_else(|| ZH_AFTER.captures(s).map(|c| c[1].to_string()))
@@ -58,15 +67,6 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
     }
     if let Some(c) = ZH_ASK_BEFORE.captures(s) {
         return make(&c[1], rule, Kind::Behaviour, 0.75);
-    }
-    // "每次改 migrations 目录下的文件之前都先问我一声": what is asked about is named in ASCII.
-    if ZH_ASK_FIRST.is_match(s) {
-        let term = code_span(s)
-            .or_else(|| EN_TOOL.captures(s).map(|c| command(&c[0])))
-            .or_else(|| ASCII_NAME.captures(s).map(|c| c[1].to_string()));
-        if let Some(term) = term {
-            return make(&term, rule, Kind::Behaviour, 0.7);
-        }
     }
     if let Some(c) = EN_FORBIDDEN.captures(s) {
         let term = c
@@ -93,7 +93,7 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
     }
     if EN_STANDING.is_match(s) && !SELF_REPORT.is_match(s) {
         let term = code_span(s)
-            .or_else(|| EN_TOOL.captures(s).map(|c| command(&c[0])).filter(|c| !is_phrase(c)))
+            .or_else(|| tool_in(s))
             .or_else(|| {
                 EN_OBJECT
                     .captures(s)
@@ -119,12 +119,12 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
 
 static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一(?:[^下一]|$)|千万|默认|任何时候|只用[^于来在作]|只能用|禁止|严禁|不许|不准|(?:不要|别)再.{1,20}了|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
+        r"(?:规矩是|规则是|约定是|规定是|以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一(?:[^下一]|$)|千万|默认|任何时候|只用[^于来在作]|只能用|禁止|严禁|不许|不准|(?:不要|别)再.{1,20}了|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
     )
 });
 static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:一律|都要|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
+        r"(?:只能|只许|一律|都要|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
     )
 });
 /// "每次跑 make check 都要十分钟": 都要 says how long it takes, not what to do.
@@ -180,7 +180,7 @@ static ZH_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
 /// "…之前都先问我一声": a rule to ask first, anywhere in the sentence.
 static ZH_ASK_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:之前|前|以前)\s*(?:都|一定|务必|必须|记得|要)?\s*(?:要)?\s*先?\s*(?:问我|问一下我|问我一声|问下我|跟我确认|和我确认|找我确认|征求我的同意|告诉我|跟我说)",
+        r"(?:(?:之前|前|以前)\s*(?:都|一定|务必|必须|记得|要)?\s*(?:要)?\s*先?|都\s*(?:要)?\s*先|先)\s*(?:问我|问一下我|问我一声|问下我|跟我确认|和我确认|找我确认|征求我的同意|告诉我|跟我说)",
     )
 });
 /// A name in ASCII inside a Chinese sentence ("migrations", "config/prod.yaml").
@@ -192,6 +192,19 @@ static EN_RUN: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:[Rr]un|[Uu]se|[Cc]all|[Ee]xecute|[Ii]nvoke)\s+`?((?:[a-z][\w./-]*_[\w./-]*|[\w.-]+\.(?:sh|py|js)|[a-z]+[A-Z][\w]*)(?:\s[a-z][\w./-]*)?)`?",
     )
 });
+
+/// The first well-known command line in `s` that is not part of a file name ("Cargo.lock" is
+/// no `cargo`), nor the verb "make sure".
+fn tool_in(s: &str) -> Option<String> {
+    EN_TOOL
+        .find_iter(s)
+        .find(|m| {
+            !s[m.end()..].starts_with(['.', '-', '/', '_'])
+                && !s[..m.start()].ends_with(['.', '/', '-'])
+        })
+        .map(|m| command(m.as_str()))
+        .filter(|c| !is_phrase(c))
+}
 
 /// "run the notebook through nbstripout": the tool is what it goes through.
 fn through(object: &str) -> &str {
@@ -271,7 +284,7 @@ fn doing(verb: &str) -> &str {
 /// "I never run the full suite locally": the user telling about themselves, not a rule.
 static SELF_REPORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^never\s?mind\b|^(?:i|i've|i'd|it|it's|this|that|he|she|they|there|which|who|the\s+\w+)\s+(?:\w+\s+)?(?:never|always)\b",
+        r"(?i)^never\s?mind\b|\balways (?:means|meant|refers|is|are|was|has been)\b|\b(?:is|are|was|were|it's|that's)\s+(?:always|never)\b|^(?:i|i've|i'd|it|it's|this|that|he|she|they|there|which|who|the\s+\w+)\s+(?:\w+\s+)?(?:never|always)\b",
     )
 });
 /// A command line: a well-known tool and what follows it ("kubectl delete", "git push").
@@ -373,7 +386,8 @@ fn is_action(term: &str) -> bool {
         "get", "go", "worry", "mind", "care", "try", "like", "mean", "check", "confirm", "wait",
         "stop", "keep", "follow", "remember", "explain", "write", "look", "read", "reply",
         "respond", "answer", "show", "give", "put", "leave", "assume", "guess", "include",
-        "mention", "start", "use", "add", "change",
+        "mention", "start", "use", "add", "change", "to", "in", "on", "at", "for", "with", "from",
+        "by", "into", "again", "ever", "really", "actually", "just", "even",
     ];
     !FILLER.contains(&term.to_lowercase().as_str())
 }

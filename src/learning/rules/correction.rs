@@ -7,12 +7,13 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::scoped::TM;
 use super::{defines, loose_definition, make, re, strip_filler, Candidate, ET, T};
 use crate::learning::Kind;
 
 static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:不是|不对|错了|搞错了)?[，,]?\s*(?:我说的|我指的|我们说的)?\s*{T}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?是(?:指)?\s*(.{{2,}})$"
+        r"^(?:不是|不对|错了|搞错了)?[，,]?\s*(?:我说的|我指的|我们说的)?\s*{TM}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?是(?:指)?\s*(.{{2,}})$"
     ))
 });
 static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
@@ -42,15 +43,13 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
     }
     // "The pager is PagerDuty, not the Slack bot", "对账库是 recon-db-02，不是主库": the
     // contrast says the user corrects a reading.
-    if CONTRAST.is_match(s) {
-        if let Some(mut c) = loose_definition(s) {
-            c.kind = Kind::Correction;
-            return Some(c);
-        }
-    }
-    // What follows the "no": a definition, or a plain "X is Y" the "no" makes a correction.
-    let rest = strip_filler(s[NEGATED.find(s)?.end()..].trim_start());
-    let mut c = defines(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest))?;
+    // What follows the "no" first: a definition, or a plain "X is Y" the "no" makes a
+    // correction ("纠正一下：冷库指的是 …，不是 Glacier" is about 冷库, not 纠正一下).
+    let after_no = NEGATED.find(s).map(|m| strip_filler(s[m.end()..].trim_start()));
+    let mut c = match after_no {
+        Some(rest) => defines(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest)),
+        None => CONTRAST.is_match(s).then(|| loose_definition(s)).flatten(),
+    }?;
     c.kind = Kind::Correction;
     Some(c)
 }
@@ -70,11 +69,11 @@ pub(super) fn negated(user: &str) -> bool {
 pub(super) fn disputed(s: &str) -> Option<String> {
     static DISPUTE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思"#,
+            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思|^["'`]?([\w./+-]+)["'`]?\s+(?:isn't|is not|aren't|are not)\s+(?:a|an|the)\s"#,
         )
     });
-    let c = DISPUTE.captures(s.trim())?;
-    (1..=3).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())
+    let c = DISPUTE.captures(strip_filler(s.trim()))?;
+    (1..=4).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())
 }
 
 /// "影子表跟备份表不是一回事，影子表是 …".
@@ -89,6 +88,6 @@ static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:wrong one|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|(?:(?:不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
+        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|(?:(?:纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
     )
 });

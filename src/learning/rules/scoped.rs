@@ -24,7 +24,7 @@ const ZH_IS: &str = r"(?:一般|通常|平时|其实|专门|都|主要|就|一�
 const ZH_SAY: &str = r"(?:以后|今后|往后|后面|之后|下次)?\s*(?:我们|咱们|大家|我)?\s*(?:这边|这儿|这里|这|组里|团队里|内部|\p{Han}{1,3}里|\p{Han}{2}(?:组|科室|部门|团队|侧))?\s*(?:平时|一般|通常|经常|常|内部)?\s*(?:简称的|叫的|所谓的|说的|讲的|提到的|口中的|所说的|嘴里的|说起|提到|说到|讲到|说|讲|提)";
 
 /// A term that may open with an ASCII word: "T+1 清算", "B 端".
-const TM: &str = r#"["“'`「『《]?((?:[A-Za-z0-9+._-]+\s)??[^\s，,。；;：:！!？?（）()"“”'`「」『』《》]{1,20}?)["”'`」』》]?"#;
+pub(super) const TM: &str = r#"["“'`「『《]?((?:[A-Za-z0-9+._-]+\s)??[^\s，,。；;：:！!？?（）()"“”'`「」『』《》]{1,20}?)["”'`」』》]?"#;
 
 static ZH_TERM_SCOPE: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"^{T}\s*{ZH_SCOPE}\s*[，,]?\s*{ZH_IS}\s*(.{{2,}})$")));
@@ -46,7 +46,9 @@ static ZH_NAMED: LazyLock<Regex> = LazyLock::new(|| {
 /// "here", "for us", "in our sync code", "on the platform team": the team's own usage.
 const EN_SCOPE: &str = r"(?:here|for us|around here|in (?:our|this|the)\s+(?:[\w-]+\s+){0,2}?(?:code(?:base)?|repo(?:sitory)?|project|team|org|company|world|stack|setup|system|docs|sync code|services?|infra|domain|context|shop|codebase)|on (?:our|this|the) (?:team|project|repo|side)|at (?:our company|work))";
 static EN_TERM_SCOPE: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(r"(?i)^{ET}\s+{EN_SCOPE},?\s+(?:is|are|=|means|refers to)\s+(.{{2,}})$"))
+    re(&format!(
+        r"(?i)^{ET}\s+{EN_SCOPE},?\s+(?:always\s+|usually\s+|just\s+|only\s+|specifically\s+|basically\s+)?(?:is|are|=|means|refers to)\s+(.{{2,}})$"
+    ))
 });
 static EN_SCOPE_TERM: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(r"(?i)^{EN_SCOPE},?\s+{ET}\s+(?:is|are|=|means|refers to)\s+(.{{2,}})$"))

@@ -32,7 +32,7 @@ pub(super) fn make(
     // than a name ("分账服务回调验签用国密SM3").
     if !term.is_ascii()
         && (term.contains('是')
-            || ["别问", "别再", "下次", "不要", "不用", "以后"].iter().any(|w| term.contains(w))
+            || ["别问", "别再", "下次", "不要", "不用", "以后", "一下"].iter().any(|w| term.contains(w))
             || chars > 12
             // "灰度不是 pre 环境": an adverb ends a clause, never a name.
             || term.ends_with(['不', '没', '也', '都', '就', '还', '才', '又']))
@@ -70,7 +70,7 @@ fn bounded(term: &str) -> String {
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|in this repo)|\s*(?:说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*)$",
+            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|in this repo)|\s*(?:说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*|\s+(?:in|under|inside|at)\s+[\w./-]*[/.][\w./-]*)$",
         )
     });
     // "CRM侧我们说的工单池", "我们内部简称的“省网关”", "叫它大表", "请问红区在你们这里": the
@@ -199,5 +199,10 @@ pub(super) fn tidy(s: &str) -> String {
         '"', '“', '”', '\'', '‘', '’', '`', '「', '」', '『', '』', '《', '》', '*', ' ', '，',
         ',', '。', '.', '：', ':', '；', ';',
     ];
-    s.trim_matches(QUOTES).trim().to_string()
+    // A dotfile keeps its dot: ".env.production".
+    let s = s.trim_end_matches(QUOTES);
+    let dotfile =
+        s.strip_prefix('.').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphanumeric()));
+    let s = if dotfile { s } else { s.trim_start_matches(QUOTES) };
+    s.trim().to_string()
 }
