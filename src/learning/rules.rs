@@ -188,6 +188,9 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
             .or_else(|| remembered_thing(&inner))
             .or_else(|| loose_definition(&inner))
             .or_else(|| loose_in_clause(&inner))
+            .or_else(|| {
+                ASKED_TO_KEEP.is_match(sentence).then(|| remembered_subject(&inner)).flatten()
+            })
             .or_else(|| candidate(&inner, None))
             .or_else(|| {
                 ASKED_TO_KEEP.is_match(sentence).then(|| remembered_subject(&inner)).flatten()
@@ -691,7 +694,7 @@ fn is_question_plain(s: &str) -> bool {
     let s = &QUOTED_PART.replace_all(s, "");
     static Q: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:^(?:what|how|why|where|when|who|which|can|could|should|would|do|does|did|is|are|will|shall)\b|[吗呢么啥]$|吗\s|什么|怎么|为什么|为何|哪[^，,。；;]{0,8}$|是否|能不能|可不可以|要不要|是不是|有没有)",
+            r"(?i)(?:^(?:what|how|why|where|when|who|which|can|could|should|would|do|does|did|is|are|will|shall)\b|[吗呢么啥]$|吗\s|什么|啥来着|是啥|指啥|怎么|为什么|为何|哪[^，,。；;]{0,8}$|是否|能不能|可不可以|要不要|是不是|有没有)",
         )
     });
     Q.is_match(s.trim())
@@ -781,7 +784,7 @@ fn remembered_thing(inner: &str) -> Option<Candidate> {
 fn remembered_subject(inner: &str) -> Option<Candidate> {
     static SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"^(?:我们的|咱们的|我们|咱们|our\s+|the\s+)?(?:`([^`]{2,40})`|["“「『]([^"”」』]{2,30})["”」』]|([A-Za-z][\w.+-]*)(\s?(?:环境|集群|服务|分支|仓库|群|库|表|系统|平台|机器|账号|接口|脚本|目录))?(的|\s*(?:现在|目前)?(?:是|=|就是|指))?)"#,
+            r#"^(?:我们的|咱们的|我们|咱们|our\s+|the\s+)?(?:`([^`]{2,40})`|["“「『]([^"”」』]{2,30})["”」』]|([A-Za-z][A-Za-z0-9_.+-]*)(\s?(?:环境|集群|服务|分支|仓库|群|库|表|系统|平台|机器|账号|接口|脚本|目录))?(的|\s*(?:现在|目前)?(?:是|=|就是|指))?)"#,
         )
     });
     static ZH_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
@@ -803,14 +806,15 @@ fn remembered_subject(inner: &str) -> Option<Candidate> {
         return None;
     }
     let term = match (c.get(3), c.get(4), c.get(5)) {
-        // "pre 环境只给…": the noun is part of the name; "UAT 环境的地址": the name owns it.
-        // "pre 环境" names an environment by a common word; "fw-rel 分支" by a name of its own.
-        // "pre 环境只给…" names it by a common word; "UAT 库现在是 …" states what the whole is.
+        // The noun after the name: part of the name in "pre 环境只给…" (a common word names the
+        // environment) and "UAT 库现在是 …" (said of the whole); not in "UAT 环境的地址" (the
+        // name owns it) nor "dp-prod 集群", "fw-rel 分支" (names of their own).
         (Some(name), Some(noun), tail)
-            if tail.is_some_and(|t| t.as_str() != "的")
-                || (tail.is_none()
-                    && !looks_like_a_name(name.as_str())
-                    && name.as_str().len() <= 4) =>
+            if !name.as_str().contains(|c: char| c == '-' || c == '_' || c.is_ascii_digit())
+                && (tail.is_some_and(|t| t.as_str() != "的")
+                    || (tail.is_none()
+                        && !looks_like_a_name(name.as_str())
+                        && name.as_str().len() <= 4)) =>
         {
             format!("{}{}", name.as_str(), noun.as_str())
         }
@@ -827,7 +831,7 @@ static ASKED_TO_KEEP: LazyLock<Regex> = LazyLock::new(|| {
 
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:记住|记一下|记着点|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:记忆|脑子|小本本)里?|存到(?:你的)?记忆里?|加到(?:你的)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this|that|it) (?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?)))?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
+        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你|也要|都要|一定要))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:(?:将|把)[^，,。：:]{0,8}?(?:记录|记)下来|记录下来|记录一下|记住|记一下|记着点|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:长期|永久)?(?:记忆|脑子|小本本)里?|存到(?:你的)?(?:长期|永久)?记忆里?|加到(?:你的)?(?:长期|永久)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep (?:this |that |it )?in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this|that|it) (?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?|later sessions?))(?:\s+too)?)?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
     )
 });
 

@@ -46,7 +46,7 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)not sure what {q} (?:refers to|means|is|stands for)"),
         format!(r"(?i)(?:clarify|explain) what {q} (?:is|means|refers to|stands for)"),
         // "what is X" only quoted: "what is the expected output?" asks for no word.
-        format!(r"(?i)what(?:'s| is| are)(?: exactly)? {QUOTED}"),
+        format!(r"(?i)what(?:'s| is| are)(?: exactly)? (?:a |an |the )?{QUOTED}"),
         // "Is Tern a service, a library, or a team name?": a name asked about, last, after every
         // form that quotes it ("is that a code freeze or …" asks about a quoted word above).
         r"\b[Ii]s ([A-Za-z][\w-]+) (?:a|an|the|just)\b[^?]{1,80}\bor\b".to_string(),
@@ -59,7 +59,7 @@ static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     // Where a quoted word comes from asks about the word; unquoted, "需要我在哪个看板上…"
     // asks nothing of a word.
     let ask_quoted = r"(?:是从哪|从哪|在哪|存在哪|放在哪|对应哪|对应的是|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
-    let ask = r"(?:是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
+    let ask = r"(?:是什么含义|什么含义|的含义是什么|含义是什么|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     [
         format!(r"(?:[你您]说的|[你您]提到的|[你您]讲的|[你您]所说的|[你您]指的|这里说的)\s*{QUOTED}"),
         format!(r"(?:解释一下|解释下|说明一下|介绍一下|讲讲|说说)\s*{QUOTED}"),
@@ -74,7 +74,7 @@ static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // "文档里多次出现 ODS，这个在你们这儿是指数仓的贴源层，还是…？"
         r"([A-Za-z][\w-]{1,15})\s*[，,]\s*(?:这个|它)\s*(?:在你们这儿?|在这里|在项目里)?\s*(?:是指|指的是|是|指)".to_string(),
         format!(
-            r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿|在你们这里|在你们这儿|在你们这)?\s*(?:具体)?\s*{ask_quoted}"
+            r"{QUOTED}\s*(?:这张表|这个表|这个字段|这个服务|这个词|这个)?\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿|在你们这里|在你们这儿|在你们这)?\s*(?:具体)?\s*{ask_quoted}"
         ),
         format!(r"(?:不太?确定|不清楚|不知道|不太明白)\s*{QUOTED}"),
         format!(r"(?:[你您]说的|[你您]提到的|[你您]讲的|[你您]所说的)\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),

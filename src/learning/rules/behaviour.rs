@@ -92,14 +92,21 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
         return make(&term, &capitalised(rule), Kind::Behaviour, 0.75);
     }
     if EN_STANDING.is_match(s) && !SELF_REPORT.is_match(s) {
-        let term = code_span(s)
+        // What the rule forbids or prescribes comes before other commands the sentence names
+        // ("don't use pip install …, always go through `uv add`": pip install).
+        let object = EN_OBJECT
+            .captures(s)
+            .map(|c| through(&c[1]).to_string())
+            .filter(|o| !is_vague_object(o));
+        // A named object (a command, a file) first; a plain one ("bump versions urself …")
+        // after any command the sentence names.
+        let named = |o: &String| tool_in(o).is_some() || o.contains(['.', '/', '_', '-']);
+        let term = object
+            .clone()
+            .filter(named)
+            .or_else(|| code_span(s))
             .or_else(|| tool_in(s))
-            .or_else(|| {
-                EN_OBJECT
-                    .captures(s)
-                    .map(|c| through(&c[1]).to_string())
-                    .filter(|o| !is_vague_object(o))
-            })
+            .or_else(|| object.clone())
             .or_else(|| FILE_NAME.captures(s).map(|c| c[1].to_string()))
             .or_else(|| EN_RUN.captures(s).map(|c| command(&c[1])))
             .or_else(|| {
@@ -155,7 +162,7 @@ static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|from now on|going forward|moving forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|dont ever|as a rule|in general|by default|,\s*ever|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|until i (?:say|approve|confirm))\b|^(?:an?\s+|one\s+|another\s+|new\s+)?(?:house |ground |team )?(?:rule|policy|convention)s?\b[^:]{0,40}:",
+        r"(?i)\b(?:never|always|from now on|going forward|moving forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|dont ever|as a rule|in general|by default|,\s*ever|in this (?:project|repo|repository|codebase)|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|until i (?:say|approve|confirm))\b|^(?:an?\s+|one\s+|another\s+|new\s+)?(?:house |ground |team )?(?:rule|policy|convention)s?\b[^:]{0,40}:",
     )
 });
 /// A convention about a tool or library, said without "always": "prefer date-fns over moment",
@@ -244,7 +251,7 @@ fn owned<'a>(s: &'a str, m: regex::Match<'a>) -> &'a str {
 /// A file or path a rule is about ("every PR needs a CHANGELOG.md entry").
 static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b([\w-]+\.(?:md|json|lock|ya?ml|toml|rs|py|ts|tsx|js|go|sh|txt|cfg|ini|env|sql|proto)|[\w.-]+/[\w./-]*[\w/])(?:\s|$|[,.;])",
+        r"\b([\w-]+\.(?:md|json|lock|ya?ml|toml|rs|py|ts|tsx|js|go|sh|txt|cfg|ini|env|sql|proto)|[\w.-]+/(?:[\w./-]*[\w/])?)(?:\s|$|[,.;])",
     )
 });
 

@@ -44,7 +44,7 @@ static ZH_NAMED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// "here", "for us", "in our sync code", "on the platform team": the team's own usage.
-const EN_SCOPE: &str = r"(?:here|for us|around here|in (?:our|this|the)\s+(?:[\w-]+\s+){0,2}?(?:code(?:base)?|repo(?:sitory)?|project|team|org|company|world|stack|setup|system|docs|sync code|services?|infra|domain|context|shop|codebase)|on (?:our|this|the) (?:team|project|repo|side)|at (?:our company|work))";
+const EN_SCOPE: &str = r"(?:here|for us|around here|in (?:our|this|the)\s+(?:[\w-]+\s+){0,2}?(?:code(?:base)?|repo(?:sitory)?|project|team|org|company|world|stack|setup|system|docs|sync code|services?|infra|domain|context|shop|codebase|model|schema|data|db|database|api|ui|app|product)|on (?:our|this|the) (?:team|project|repo|side)|at (?:our company|work))";
 static EN_TERM_SCOPE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
         r"(?i)^{ET}\s+{EN_SCOPE},?\s+(?:always\s+|usually\s+|just\s+|only\s+|specifically\s+|basically\s+)?(?:is|are|=|means|refers to)\s+(.{{2,}})$"
@@ -80,7 +80,7 @@ static EQUALS: LazyLock<Regex> = LazyLock::new(|| {
 /// A lead that announces vocabulary: "terminology:", "some context:", "先说下背景，".
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:ok|okay|so|alright|and|also)[,\s]+)*(?:(?:some|a bit of|a little|quick|small|brief|important|more|extra)\s+)?(?:context|background|terminology|glossary|definitions?|naming|vocab(?:ulary)?|jargon|lingo|fyi|note|heads[- ]up|tl;?dr|for context|for reference|for the record|reminder|clarification|to clarify|psa)\s*(?:[:：—–-]+|\s+first\b,?)\s*(.{4,})$|^tl;?dr,?\s+(.{4,})$|^(?:先|我先|我)?(?:说下|说一下|交代一下|交代下|补充一下|补充下|解释一下|解释下|科普一下|普及一下|讲一下|讲下)?\s*(?:背景|术语|名词解释|名词|黑话|上下文|约定|前提|口径)(?:说明|介绍|知识)?\s*[：:，,]\s*(.{4,})$",
+        r"(?i)^(?:(?:ok|okay|so|alright|and|also)[,\s]+)*(?:(?:some|a bit of|a little|quick|small|brief|important|more|extra)\s+)?(?:(?:vocab(?:ulary)?|terminology|naming|glossary|jargon) note|context|background|terminology|glossary|definitions?|naming|vocab(?:ulary)?|jargon|lingo|fyi|note|heads[- ]up|tl;?dr|for context|for reference|for the record|reminder|clarification|to clarify|psa)\s*(?:[:：—–,-]+|\s+first\b,?)\s*(.{4,})$|^tl;?dr,?\s+(.{4,})$|^(?:先|我先|我)?(?:说下|说一下|交代一下|交代下|补充一下|补充下|解释一下|解释下|科普一下|普及一下|讲一下|讲下)?\s*(?:背景|术语|名词解释|名词|黑话|上下文|约定|前提|口径)(?:说明|介绍|知识)?\s*[：:，,]\s*(.{4,})$",
     )
 });
 /// What cheaply rules a sentence out of every form here.

@@ -65,7 +65,7 @@ pub(super) fn is_referent(s: &str) -> bool {
 fn bounded(term: &str) -> String {
     static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:the|a|an|our|my|your)\s+|(?:我们的|咱们的|我们|咱们|所谓的|所谓|我说的|说的|把|将)\s*)",
+            r"(?i)^(?:(?:the|a|an|our|my|your)\s+|(?:此处的|这里的|这边的|我们的|咱们的|我们|咱们|所谓的|所谓|我说的|说的|把|将)\s*)",
         )
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -77,7 +77,7 @@ fn bounded(term: &str) -> String {
     // name is after the lead and before the place.
     static ZH_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:.{0,12}?(?:说的|讲的|叫的|简称的|所谓的|口中的|里说的)|叫它|管它叫|称它为|请问|那么)\s*",
+            r"^(?:.{0,12}?(?:说的|讲的|叫的|简称的|所谓的|口中的|里说的)|叫它|管它叫|称它为|请问|那么|说)\s*",
         )
     });
     static ZH_PLACE: LazyLock<Regex> = LazyLock::new(|| {
