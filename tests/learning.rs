@@ -186,29 +186,47 @@ fn bad_arguments_are_refused() {
 }
 
 /// Precision and recall of the rules on the labeled corpus, each case rendered in each of the
-/// four formats. The tuned part is what the rules were written against; the held-out part was
-/// written apart, but the rules were later tuned on it too. The fresh part was written blind
-/// after that (without reading the rules) and nobody tunes to it: it is the honest measure.
-/// Its floors are NOT the 0.8 aim: they sit just under what the rules measure (0.650 / 0.361
-/// when it was written; 1.000 / 0.694 after the rules learnt answers, remember requests,
-/// commands in rules, corrections with short names and pasted documents from new tuned cases,
-/// without reading it), so that CI catches a regression; raise them when the rules improve,
-/// never by editing the fresh cases. `tests/learning/score.py` splits the
-/// figures by language and names the misses. Run with `--nocapture` to see the figures.
+/// four formats. Every part but `tuned` was written blind (its author read neither the rules
+/// nor any other case) and first measured blind; the rules were then tuned on the parts
+/// already measured, and a new blind pair was written for the next measure. So only the last
+/// pair, `fresh11` and `fresh12`, measures the rules honestly; the others hold what was learnt.
 ///
-/// `fresh2` is a further blind part, written the same way while the rules were being improved
-/// against `fresh`, to measure that work honestly. Its floors too sit just under what the rules
-/// measured: 0.531 / 0.354 when it was written, 0.919 / 0.708 after the rules' work on the
-/// kinds of miss `fresh` showed (merged without reading it); raise them when the rules
-/// improve, never by editing its cases.
+/// | part | cases | when written, blind | measured blind, after tuning on the parts above |
+/// |---|---|---|---|
+/// | fresh | 62 | 0.650 / 0.361 | — |
+/// | fresh2 | 80 | 0.531 / 0.354 | 0.919 / 0.708 |
+/// | tuned2 | 120 | 0.762 / 0.427 | (a tuning part) |
+/// | fresh3 | 80 | 0.778 / 0.438 | 0.857 / 0.750 |
+/// | fresh4 | 80 | 0.778 / 0.438 | 0.707 / 0.604 |
+/// | fresh5 + fresh6 | 160 | 0.682 / 0.479 | 0.793 / 0.734 |
+/// | fresh7 + fresh8 | 160 | 0.697 / 0.479 | 0.879 / 0.760 |
+/// | fresh9 + fresh10 | 160 | 0.69 / 0.49 | 0.852 / 0.798 |
+/// | fresh11 + fresh12 | 160 | 0.79 / 0.51 | 0.902 / 0.796 |
+///
+/// The floors of the parts tuned on sit under what the rules measure now, to catch a
+/// regression; those of the last blind pair just under what they measured blind. Raise floors
+/// when the rules improve, never by editing a case. `tests/learning/score.py` splits the
+/// figures by language and names the misses. Run with `--nocapture` to see the figures.
 #[test]
 fn the_rules_meet_their_precision_and_recall_floors() {
     // (split, precision floor, recall floor)
     for (split, p_floor, r_floor) in [
         ("tuned", 0.95, 0.95),
-        ("heldout", 0.8, 0.8),
-        ("fresh", 0.98, 0.68),
-        ("fresh2", 0.91, 0.70),
+        ("heldout", 0.9, 0.9),
+        ("fresh", 0.9, 0.9),
+        ("fresh2", 0.9, 0.9),
+        ("tuned2", 0.9, 0.9),
+        ("fresh3", 0.9, 0.9),
+        ("fresh4", 0.9, 0.9),
+        ("fresh5", 0.9, 0.9),
+        ("fresh6", 0.9, 0.9),
+        ("fresh7", 0.9, 0.9),
+        ("fresh8", 0.9, 0.9),
+        ("fresh9", 0.9, 0.9),
+        ("fresh10", 0.9, 0.9),
+        // The last blind pair: 0.881 / 0.771 and 0.930 / 0.833 when measured.
+        ("fresh11", 0.87, 0.76),
+        ("fresh12", 0.92, 0.82),
     ] {
         let cases =
             fs::read_to_string(root().join(format!("tests/learning/cases/{split}.jsonl"))).unwrap();

@@ -215,3 +215,57 @@ fn corrections_with_short_names_and_term_boundaries() {
         assert_eq!(one(s), None, "{s}");
     }
 }
+
+#[test]
+fn definitions_a_mark_makes() {
+    // A word of place, what "we" say, a lead that announces vocabulary, an equals sign.
+    assert_eq!(one("ODS 在我们这是 order dispatch service").unwrap().0, "ODS");
+    assert_eq!(
+        one("我们平时说的“配额中心”其实就是 billing-limiter 这个 repo").unwrap().0,
+        "配额中心"
+    );
+    assert_eq!(
+        one("terminology: a tombstone in our sync code is a row with deleted_at set").unwrap().0,
+        "tombstone"
+    );
+    assert_eq!(
+        one("tl;dr blue-green here = swapping the ALB target group").unwrap().0,
+        "blue-green"
+    );
+    // The same shapes without the mark state facts, not meanings.
+    for s in ["the build is broken on main", "retries = 3", "问题是内存泄漏"] {
+        assert_eq!(one(s), None, "{s}");
+    }
+}
+
+#[test]
+fn the_assistants_echo_confirms_a_definition_the_rules_missed() {
+    let mut talk = Conversation::default();
+    talk.user("咱们这边的“大盘”值得是 grafana 上那个 overview 看板", 1);
+    assert!(talk.found.is_empty());
+    talk.assistant("好的，大盘指 Grafana 的 overview 看板。");
+    assert_eq!(talk.found.len(), 1);
+    assert_eq!(talk.found[0].0.term, "大盘");
+    // An echo of a word the user never said, or a meaning sharing none of their words, is not.
+    let mut talk = Conversation::default();
+    talk.user("帮我看一下这个报错", 1);
+    talk.assistant("好的，大盘指 Grafana 的 overview 看板。");
+    assert!(talk.found.is_empty());
+}
+
+#[test]
+fn a_no_corrects_the_word_the_assistant_used() {
+    let mut talk = Conversation::default();
+    talk.assistant("So the admin panel is the /admin route in the customer app.");
+    talk.user("No no. The admin panel is a separate app, backoffice-ui.", 2);
+    assert_eq!(talk.found.len(), 1);
+    assert_eq!(
+        (talk.found[0].0.term.as_str(), talk.found[0].0.kind),
+        ("admin panel", Kind::Correction)
+    );
+    // Without the "no", or about a word the assistant never used, nothing.
+    let mut talk = Conversation::default();
+    talk.assistant("I'll update the pricing logic.");
+    talk.user("No. The build is slow today.", 2);
+    assert!(talk.found.is_empty());
+}

@@ -1,0 +1,80 @@
+//! What no rule may read as a definition or a rule: questions (but not a request in a
+//! question's form, "can you remember that …?"), hypotheticals (but not "if I say X I mean
+//! …"), and the small tests the rules share about a sentence's shape.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::re;
+
+/// "Can you remember that QA means …?": a request in a question's form.
+pub(super) fn is_request(s: &str) -> bool {
+    static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:please\s+)?(?:can|could|would|will) you (?:please )?(?:remember|keep in mind|note|save|add|store|commit)\b",
+        )
+    });
+    REQUEST.is_match(s.trim())
+}
+
+pub(super) fn is_question(s: &str) -> bool {
+    // "do NOT run …" is an order, not "do you …?".
+    static SAYING: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:when (?:i|we) say|do not|don't|dont)\b"));
+    if SAYING.is_match(s.trim()) || is_request(s) {
+        return false;
+    }
+    // "无论哪个环境都别…", "哪怕是测试库": 哪 that asks nothing.
+    static ANY: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?:无论|不论|不管)[^，,。]{0,3}?哪(?:个|里|儿|种|些|台)?|不是什么|没什么|什么都|什么也|无论|不论|不管|哪怕|哪儿都|哪里都|哪个都|whatever|whichever|no matter",
+        )
+    });
+    if ANY.is_match(s) {
+        let s = ANY.replace_all(s, "");
+        return is_question_plain(&s);
+    }
+    is_question_plain(s)
+}
+
+fn is_question_plain(s: &str) -> bool {
+    // "格式是「模块: 改了什么」": an example in quotes asks nothing.
+    static QUOTED_PART: LazyLock<Regex> = LazyLock::new(|| re(r#"「[^」]*」|“[^”]*”|"[^"]*""#));
+    let s = &QUOTED_PART.replace_all(s, "");
+    static Q: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)(?:^(?:what|how|why|where|when|who|which|can|could|should|would|do|does|did|is|are|will|shall)\b|[吗呢么啥]$|吗\s|什么|啥来着|是啥|指啥|怎么|为什么|为何|哪[^，,。；;]{0,8}$|是否|能不能|可不可以|要不要|是不是|有没有)",
+        )
+    });
+    Q.is_match(s.trim())
+}
+
+pub(super) fn is_hypothetical(s: &str) -> bool {
+    // "so if I say a Lantern bug I mean …" defines; it supposes nothing.
+    static SAYING: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\bif (?:i|we) (?:say|said|write|mention|talk about)\b"));
+    if SAYING.is_match(s) {
+        return false;
+    }
+    static H: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)(?:假如|假设|设想|比如说|譬如|打个比方|要是|如果我们|如果把|\bimagine\b|\bsuppose\b|\bwhat if\b|\bhypothetically\b|\blet's say\b|\bif we\b|\bif i\b|^say\b|\bsay we\b|\bwould we\b|\bcould we\b|\bshould we\b)",
+        )
+    });
+    H.is_match(s)
+}
+
+pub(super) fn starts_negated(s: &str) -> bool {
+    let lower = s.trim_start().to_lowercase();
+    ["no", "nope", "wrong", "not quite", "actually"].iter().any(|w| lower.starts_with(w))
+}
+
+pub(super) fn quoted(s: &str) -> bool {
+    s.contains(['"', '“', '「', '『', '《', '`'])
+}
+
+/// An identifier, a path or a name with capitals or digits: what glossary terms usually are.
+pub(super) fn has_identifier(s: &str) -> bool {
+    s.chars().any(|c| c.is_ascii_alphanumeric())
+}

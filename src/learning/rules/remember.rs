@@ -1,0 +1,121 @@
+//! Requests to remember: "记住：UAT 环境的地址是 …", "pls remember Juno is the codename for …",
+//! "add to your memory: the gold image is …", "For the record, and please hang on to this: …".
+//! What is kept is read by the other rules first; when it states no meaning, what it is about
+//! is the named thing it opens with.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{
+    candidate, defines, looks_like_a_name, loose_definition, make, re, scoped, Candidate,
+    MAX_CONFIDENCE,
+};
+use crate::learning::Kind;
+
+/// The candidate of a request to remember (or a statement for the record) in `sentence`
+/// (`s` is it without filler), if it keeps something a rule can read.
+pub(super) fn remembered(sentence: &str, s: &str) -> Option<Candidate> {
+    let inner = kept(sentence).or_else(|| kept(s))?;
+    // "记得跑 lint" asks to remember no fact: the rules read it as a whole. "记一下
+    // 测试账号统一用qa_bot@那个": what is kept is about the named thing it opens with, before
+    // any command it names.
+    let asked_to_keep = ASKED_TO_KEEP.is_match(sentence);
+    let mut c = candidate(&inner, None)
+        .filter(|c| c.kind != Kind::Behaviour)
+        .or_else(|| remembered_thing(&inner))
+        .or_else(|| loose_definition(&inner))
+        .or_else(|| loose_in_clause(&inner))
+        .or_else(|| asked_to_keep.then(|| remembered_subject(&inner)).flatten())
+        .or_else(|| candidate(&inner, None))?;
+    c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
+    Some(c)
+}
+
+/// What the user asked to remember ("remember to …" is a reminder, not a fact), or stated for
+/// the record ("FYI …", "补充一下，…").
+fn kept(s: &str) -> Option<String> {
+    let c = REMEMBER.captures(s)?;
+    let mut inner = c.get(1).or(c.get(2)).or(c.get(3))?.as_str().trim();
+    // "For the record, and please hang on to this: PLAT tickets are …": a second request.
+    if let Some(c) = REMEMBER.captures(inner) {
+        inner = c.get(1).or(c.get(2)).or(c.get(3)).map_or(inner, |m| m.as_str().trim());
+    }
+    (!inner.to_lowercase().starts_with("to ")).then(|| inner.to_string())
+}
+
+/// A loose definition after the first few commas or colons of a "remember …" ("这个记下来
+/// 下次别问了：券中心是发券核销的服务 …").
+fn loose_in_clause(s: &str) -> Option<Candidate> {
+    s.match_indices(['，', ',', '：', ':']).take(3).find_map(|(i, mark)| {
+        let clause = s[i + mark.len()..].trim_start();
+        defines(clause).or_else(|| loose_definition(clause))
+    })
+}
+
+/// A "remember …" that opens with a named thing of the project ("分账服务…", "测试账号…").
+fn remembered_thing(inner: &str) -> Option<Candidate> {
+    static THING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:我们的|咱们的)?([\p{Han}&&[^的是在用把]]{1,6}?(?:服务|中心|系统|平台|环境|集群|接口|网关|账户|账号|脚本|仓库|数据库))(?:[^的]|$)",
+        )
+    });
+    let c = THING.captures(inner)?;
+    make(&c[1], inner, Kind::Definition, 0.75)
+}
+
+/// What a "remember …" is about when it states no meaning: the name it starts with ("UAT 环境的
+/// 地址是 …" → `UAT`, "pre 环境只给产品验收用" → `pre 环境`, "`make dist` takes …").
+fn remembered_subject(inner: &str) -> Option<Candidate> {
+    static SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"^(?:我们的|咱们的|我们|咱们|our\s+|the\s+)?(?:`([^`]{2,40})`|["“「『]([^"”」』]{2,30})["”」』]|([A-Za-z][A-Za-z0-9_.+-]*)(\s?(?:环境|集群|服务|分支|仓库|群|库|表|系统|平台|机器|账号|接口|脚本|目录))?(的|\s*(?:现在|目前)?(?:是|=|就是|指))?)"#,
+        )
+    });
+    static ZH_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:我们的|咱们的)?(\p{Han}{1,6}?(?:服务|中心|系统|平台|环境|集群|接口|网关|账户|账号|脚本|仓库|数据库|库|表|群))",
+        )
+    });
+    if let Some(c) = ZH_SUBJECT.captures(inner) {
+        return make(&c[1], inner, Kind::Definition, 0.7);
+    }
+    let c = SUBJECT.captures(inner)?;
+    // An English name alone must look like one ("the build is broken" names nothing); in a
+    // Chinese sentence any ASCII name stands out as one.
+    if c.get(3).is_some()
+        && c.get(4).is_none()
+        && !scoped::has_han(inner)
+        && !looks_like_a_name(&c[3])
+    {
+        return None;
+    }
+    let term = match (c.get(3), c.get(4), c.get(5)) {
+        // The noun after the name: part of the name in "pre 环境只给…" (a common word names the
+        // environment) and "UAT 库现在是 …" (said of the whole); not in "UAT 环境的地址" (the
+        // name owns it) nor "dp-prod 集群", "fw-rel 分支" (names of their own).
+        (Some(name), Some(noun), tail)
+            if !name.as_str().contains(|c: char| c == '-' || c == '_' || c.is_ascii_digit())
+                && (tail.is_some_and(|t| t.as_str() != "的")
+                    || (tail.is_none()
+                        && !looks_like_a_name(name.as_str())
+                        && name.as_str().len() <= 4)) =>
+        {
+            format!("{}{}", name.as_str(), noun.as_str())
+        }
+        (Some(name), _, _) => name.as_str().to_string(),
+        _ => c.get(1).or(c.get(2))?.as_str().to_string(),
+    };
+    make(&term, inner, Kind::Definition, 0.7)
+}
+
+/// A request to keep something, not a lead like "FYI" (a fact told, not a word taught).
+static ASKED_TO_KEEP: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)记|remember|memory|keep in mind|don't forget|do not forget|hang on to|hold on to")
+});
+
+static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你|也要|都要|一定要))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:(?:将|把)[^，,。：:]{0,8}?(?:记录|记)下来|记录下来|记录一下|记住|记一下|记着点|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:长期|永久)?(?:记忆|脑子|小本本)里?|存到(?:你的)?(?:长期|永久)?记忆里?|加到(?:你的)?(?:长期|永久)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep (?:this |that |it )?in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this|that|it) (?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?|later sessions?))(?:\s+too)?)?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
+    )
+});
