@@ -160,7 +160,6 @@ impl Conversation {
 const CONFIRMED_BONUS: f64 = 0.1;
 const MAX_CONFIDENCE: f64 = 0.99;
 
-/// The candidate of one sentence, if a rule holds and no exclusion does.
 /// `prose` without what decorates words and means nothing to the rules: Markdown emphasis
 /// ("**Grandpa**") and emoji ("wrong fishbowl 😅 fishbowl is …").
 fn plain(prose: &str) -> String {
@@ -172,6 +171,7 @@ fn plain(prose: &str) -> String {
         .collect()
 }
 
+/// The candidate of one sentence, if a rule holds and no exclusion does.
 pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
     // A list item is read as a sentence ("- 小蓝 是我们那块 ESP32-S3 的开发板").
     let sentence = sentence.trim_start_matches(['-', '*', '•', '·', ' ']).trim_start();

@@ -131,7 +131,7 @@ static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:只能|只许|一律|都要|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
+        r"(?:只能|只许|一律|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
     )
 });
 /// "每次跑 make check 都要十分钟": 都要 says how long it takes, not what to do.
@@ -288,7 +288,8 @@ fn doing(verb: &str) -> &str {
     }
 }
 
-/// "I never run the full suite locally": the user telling about themselves, not a rule.
+/// "I never run the full suite locally", "it never writes to prod", "X here always means …":
+/// the user telling how things are, not setting a rule.
 static SELF_REPORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^never\s?mind\b|\balways (?:means|meant|refers|is|are|was|has been)\b|\b(?:is|are|was|were|it's|that's)\s+(?:always|never)\b|^(?:i|i've|i'd|it|it's|this|that|he|she|they|there|which|who|the\s+\w+)\s+(?:\w+\s+)?(?:never|always)\b",

@@ -65,7 +65,7 @@ fn shares_words(what: &str, user: &str) -> bool {
     let han: Vec<char> = lower.chars().collect();
     ascii
         || han.windows(2).any(|p| {
-            p.iter().all(|c| super::scoped::has_han(&c.to_string()))
+            p.iter().all(|c| super::scoped::is_han(*c))
                 && user.contains(&p.iter().collect::<String>())
         })
 }

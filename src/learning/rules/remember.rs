@@ -21,13 +21,16 @@ pub(super) fn remembered(sentence: &str, s: &str) -> Option<Candidate> {
     // 测试账号统一用qa_bot@那个": what is kept is about the named thing it opens with, before
     // any command it names.
     let asked_to_keep = ASKED_TO_KEEP.is_match(sentence);
-    let mut c = candidate(&inner, None)
-        .filter(|c| c.kind != Kind::Behaviour)
+    let (rule, read) = match candidate(&inner, None) {
+        Some(c) if c.kind == Kind::Behaviour => (Some(c), None),
+        read => (None, read),
+    };
+    let mut c = read
         .or_else(|| remembered_thing(&inner))
         .or_else(|| loose_definition(&inner))
         .or_else(|| loose_in_clause(&inner))
         .or_else(|| asked_to_keep.then(|| remembered_subject(&inner)).flatten())
-        .or_else(|| candidate(&inner, None))?;
+        .or(rule)?;
     c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
     Some(c)
 }

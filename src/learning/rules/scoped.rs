@@ -175,7 +175,7 @@ fn meaning(what: &str) -> &str {
     what.strip_suffix("的意思").unwrap_or(what)
 }
 
-fn is_han(c: char) -> bool {
+pub(super) fn is_han(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
 
