@@ -62,36 +62,77 @@ impl Conversation {
         let mut disputed: Option<String> = None;
         let before = self.found.len();
         let negated = correction::negated(prose);
+        let mut previous = String::new();
         for (sentence, mark) in super::clean::sentences(prose) {
             // A sentence holding a credential proposes nothing, whatever part of it a rule took.
             if super::looks_like_secret(&sentence) {
                 continue;
             }
+            let previous = std::mem::replace(&mut previous, sentence.clone());
             // "No no. The admin panel is a separate app": after a "no", a plain "X is …" about a
             // word of the assistant's last message corrects its reading of that word.
             // Only the first reading it corrects: what follows is the user's own explanation.
             let first = self.found.len() == before;
             let corrected = (negated && first).then(|| self.corrects(&sentence)).flatten();
-            let found = corrected.or_else(|| candidate(&sentence, mark));
+            let found = corrected
+                .or_else(|| candidate(&sentence, mark))
+                .or_else(|| first.then(|| remember::recalled(&sentence, &previous)).flatten())
+                .map(|c| self.undone(c, &sentence));
             // One rule of behaviour a turn: the sentences after it explain it ("use pm clear
-            // instead") rather than set another.
-            let again = |c: &Candidate| {
-                c.kind == Kind::Behaviour
-                    && self.found[before..].iter().any(|(f, _)| f.kind == Kind::Behaviour)
-            };
-            if let Some(c) = found.filter(|c| !again(c)) {
+            // instead") rather than set another. But a rule against what the assistant just did
+            // is the one the turn is about ("we use pnpm, always. never run npm install here"
+            // after it ran npm install).
+            let earlier = self.found[before..].iter().position(|(f, _)| f.kind == Kind::Behaviour);
+            if let (Some(c), Some(i)) = (&found, earlier) {
+                if c.kind == Kind::Behaviour {
+                    if self.did(&c.term) && !self.did(&self.found[before + i].0.term) {
+                        self.found[before + i].0 = c.clone();
+                    }
+                    continue;
+                }
+            }
+            if let Some(c) = found {
                 self.found.push((c, line));
             } else if let Some(word) = correction::disputed(&sentence) {
-                disputed = Some(word);
+                // "thats not what monolith means here lol, the monolith is the rails app …".
+                let after = sentence.match_indices([',', '，', ';', '；']).find_map(|(i, mark)| {
+                    self.redefined(&word, strip_filler(sentence[i + mark.len()..].trim()))
+                });
+                match after {
+                    Some(c) => self.found.push((c, line)),
+                    None => disputed = Some(word),
+                }
             } else if let Some(word) = &disputed {
-                let plain = loose_definition(&sentence).or_else(|| plain_is(&sentence));
-                if let Some(mut c) = plain.filter(|c| c.term.eq_ignore_ascii_case(word)) {
-                    c.kind = Kind::Correction;
+                if let Some(c) = self.redefined(word, &sentence) {
                     self.found.push((c, line));
                     disputed = None;
                 }
             }
         }
+    }
+
+    /// A plain "X is …" of the disputed `word`, as the correction of its reading.
+    fn redefined(&self, word: &str, sentence: &str) -> Option<Candidate> {
+        let plain = loose_definition(sentence).or_else(|| plain_is(sentence));
+        let mut c = plain.filter(|c| c.term.eq_ignore_ascii_case(word))?;
+        c.kind = Kind::Correction;
+        Some(c)
+    }
+
+    /// Whether the assistant's last message named `term` (a command it ran, a word it used).
+    fn did(&self, term: &str) -> bool {
+        term.chars().count() >= 2 && self.said.contains(&term.to_lowercase())
+    }
+
+    /// A rule of behaviour about what the assistant just did: "装依赖统一用 pnpm 别用 npm
+    /// install" after it ran npm install is about `npm install`, the command it forbids.
+    fn undone(&self, mut c: Candidate, sentence: &str) -> Candidate {
+        if c.kind == Kind::Behaviour && !self.did(&c.term) {
+            if let Some(forbidden) = behaviour::forbidden(sentence).filter(|f| self.did(f)) {
+                c.term = forbidden;
+            }
+        }
+        c
     }
 
     /// A plain "X is …" (after any "no,") whose X the assistant's last message used.
@@ -189,7 +230,7 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
 /// A definition by any of the definition rules: the marked forms first (they are the most
 /// specific about where the term ends), then the named patterns.
 fn defines(s: &str) -> Option<Candidate> {
-    scoped(s).or_else(|| definition(s))
+    scoped(s).or_else(|| definition(s)).or_else(|| scoped::genus(s))
 }
 
 /// A definition after a leading clause of a long sentence ("先看了日志，这里的老库指的是 …",
@@ -205,7 +246,7 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:另外说一下|另外|还有|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:另外说一下|另外|还有|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
         )
     });
     FILLER.find(s).map_or(s, |m| &s[m.end()..])
@@ -215,18 +256,18 @@ pub(super) fn strip_filler(s: &str) -> &str {
 
 /// A term: no sentence punctuation; CJK or up to four words.
 const T: &str =
-    r#"["“'`「『《]?([^\s，,。；;：:！!？?（）()"“”'`「」『』《》]{1,40}?)["”'`」』》]?"#;
+    r#"["“'`‘「『《]?([^\s，,。；;：:！!？?（）()"“”'`‘’「」『』《》]{1,40}?)["”'`’」』》]?"#;
 /// An English term: one to three words, or a quoted phrase.
 const ET: &str = r#"(?:["“'`]([^"”'`]{1,40})["”'`]|([A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}))"#;
 
 static ZH_CALL: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?:把|管)\s*(.{{1,60}}?)\s*(?:叫做|叫作|称为|称作|称之为|简称为|简称|叫)\s*{T}(?:[，,]\s*(.*))?$"
+        r"(?:把|管)\s*(.{{1,60}}?)\s*(?:叫做|叫作|称为|称作|称之为|简称为|简称|叫)\s*(?:它|它们)?\s*{T}(?:[，,]\s*(.*))?$"
     ))
 });
 static ZH_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*(?:在我们这儿|在我们这里|在我们项目里|在项目里|在我们组里|在这里|在这儿|在本项目)?\s*[，,]?\s*(指的是|是指|说的是|讲的是|是说|的意思是|意思是|等于|就是|即|指)\s*(.{{2,}})$"
+        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*(?:在我们这儿|在我们这里|在我们项目里|在项目里|在我们组里|在这里|在这儿|在本项目)?\s*[，,]?\s*(指的是|是指|说的是|讲的是|是说|的意思是|意思是|等于|就是指|就是|即|指)\s*(.{{2,}})$"
     ))
 });
 /// "X 在我们这儿简称为 Y", "X 大家都简称 Y": an abbreviation without 把.
@@ -244,7 +285,7 @@ static ZH_CODENAME: LazyLock<Regex> = LazyLock::new(|| {
 /// "压测环境我们一般叫蓝区，…": a name given without 把.
 static ZH_WE_CALL: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^([^，,。]{{2,30}}?)\s*(?:我们|咱们|大家|团队里?|组里)(?:一般|通常|平时|内部|都)*\s*(?:叫做|叫作|称为|称作|叫)\s*{T}(?:[，,]\s*(.*))?$"
+        r"^([^，,。]{{2,30}}?)\s*在?(?:我们|咱们|大家|团队里?|组里)(?:这儿|这里|这边|这)?(?:一般|通常|平时|内部|都)*\s*(?:叫做|叫作|称为|称作|叫)\s*(?:它|它们)?\s*{T}(?:(?:[，,]|\s+)(.*))?$"
     ))
 });
 /// "BFF 是我们的前端聚合层": ours, so a name of the project's.
@@ -264,7 +305,7 @@ static ZH_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_CALL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|the\s+([\w./+-]+(?:\s[\w./+-]+){0,2}?)|([\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*)|\s+(?:dont|don't|do not|lol|haha|btw|fyi|pls|please|thanks|thx|because|since|so|but|and|which|though)\b(.*))?$"#,
+        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|the\s+([\w./+-]+(?:\s[\w./+-]+){0,2}?)|((?-i:[A-Z][\w-]*\s[A-Z][\w./+-]*)|[\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*)|\s+(?:dont|don't|do not|lol|haha|btw|fyi|pls|please|thanks|thx|because|since|so|but|and|which|though)\b(.*))?$"#,
     )
 });
 static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
@@ -274,7 +315,7 @@ static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:in this (?:project|repo|codebase|team),?\s+|here,?\s+|around here,?\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is what we call)\s+(.{{2,}})$"
+        r"(?i)^(?:in (?:this|our) (?:project|repo|codebase|team|org|company|group),?\s+|here,?\s+|around here,?\s+)?(?:the (?:word|term|phrase|acronym|abbreviation)\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is what we call)\s+(.{{2,}})$"
     ))
 });
 static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -318,7 +359,7 @@ static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
 static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:(?:the|our|a)\s+|[^“"「『，,。`]{0,12}?的\s*)?(?:["“'「『]([^"”'」』]{1,40})["”'」』]|`([^`]{1,40})`)\s*(?:is|are|=|是|就是|指的是|是指|即|指)\s*(.{2,})$"#,
+        r#"(?i)^(?:(?:the|our|a)\s+|[^“"「『，,。`]{0,12}?的\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)\s*(?:is|are|=|refers to|means|denotes|stands for|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
     )
 });
 /// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
@@ -491,7 +532,10 @@ fn definition(s: &str) -> Option<Candidate> {
     }
     if let Some(c) = QUOTED_IS.captures(s) {
         let (term, what) = (c.get(1).or(c.get(2))?.as_str(), &c[3]);
-        return if names_a_thing(what) { make(term, what, Kind::Definition, 0.8) } else { None };
+        // "'ship it' means merge and deploy": not a thing, but the forms below read a meaning.
+        if names_a_thing(what) {
+            return make(term, what, Kind::Definition, 0.8);
+        }
     }
     if let Some(c) = EN_IS_OUR.captures(s) {
         let (term, what) = (&c[1], &c[2]);
@@ -569,13 +613,21 @@ fn is_generic(term: &str) -> bool {
 fn names_a_thing(e: &str) -> bool {
     static THING: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?i:the|a|an|our|my|their|its|your|one of|part of|where|what|how|when|whatever|whichever|each|every|all|any)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
+            r"^(?i:the|teh|a|an|our|my|their|its|your|one of|part of|where|what|how|when|whatever|whichever|each|every|all|any)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
         )
     });
     let e = e.trim();
+    // "legacy-php 那个仓库": an identifier first names the thing, whatever follows it.
+    if e.starts_with(|c: char| c.is_ascii_alphanumeric()) && THING.is_match(e) {
+        return true;
+    }
     // "pre 环境", "grafana 上那个总览 dashboard": Chinese prose around a name.
     if e.starts_with(|c: char| !c.is_ascii()) || scoped::has_han(e) {
-        return e.chars().count() >= 3 && !e.ends_with(['了', '的', '吗', '呢', '吧']);
+        // A state ends on a particle ("好的", "报错了"); a meaning may end a later clause on one
+        // ("…默认提示，写在 fallback.ts 里，不走 i18n 的") or its first ("每月3号跑的，因为 …").
+        let particle = |s: &str| s.trim().ends_with(['了', '的', '吗', '呢', '吧']);
+        let first = e.split(['，', ',', '；', ';']).next().unwrap_or(e);
+        return e.chars().count() >= 3 && !(particle(e) && particle(first));
     }
     THING.is_match(e)
 }

@@ -270,7 +270,8 @@ def main():
         write(root, [cases[i % len(cases)] for i in range(n)], pad_kb=kb)
         return
     for split in ("tuned", "heldout", "fresh", "fresh2", "tuned2", "fresh3", "fresh4", "fresh5", "fresh6",
-                  "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12"):
+                  "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12",
+                  "fresh13", "fresh14"):
         write(HERE / "corpus" / split, load(split))
 
 

@@ -11,6 +11,8 @@ use regex::Regex;
 use super::{is_question, is_referent, make, names_a_thing, re, strip_filler, Candidate};
 use crate::learning::Kind;
 
+/// Where a word is used: "在你们项目里", "在这里".
+const PLACE: &str = r"(?:在(?:你们|我们|咱们)?的?(?:这里|这儿|这边|这|项目里|项目中|系统里|代码里|仓库里|团队里|组里|业务里)|在这个项目里)";
 /// A term as the assistant quotes it, or up to three words / a short CJK run.
 const QUOTED: &str = r#"["“'`‘「『]([^"”'`’」』\n]{1,40})["”'`’」』]"#;
 const EN_WORDS: &str = r"([\w./+-]+(?:\s[\w./+-]+){0,2})";
@@ -28,6 +30,7 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)\b(?:you )?(?:refer to|refers to|mention|mentioned|talk about|call)\s+{QUOTED}[^?]{{0,120}}\?"),
         // "You mentioned T-minus builds in the release doc. What are those exactly?"
         r"(?i:you (?:mentioned|mention|said|wrote|used))\s+([A-Z][\w]*-[\w-]+|[A-Z]{2,}[\w-]*)[^?]{0,80}\?".to_string(),
+        format!(r"(?i){QUOTED}[^?]{{0,120}}\b[Ii]s (?:that|it|this) (?:a|an|the|just|some)\b[^?]{{1,80}}\bor\b"),
         format!(r"(?i)\bshould {QUOTED} be (?:read|understood|interpreted|taken|treated) as"),
         format!(r"(?i)\b(?:read|interpret|understand|take) {QUOTED} as\b[^?]{{0,80}}\?"),
         format!(r"(?i)\bwhat counts as (?:a |an |the )?{QUOTED}"),
@@ -70,17 +73,17 @@ static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // "请问 gold-v3 是人工标注集还是合成数据？"
         r"(?:请问\s*)?([A-Za-z][\w.+-]*[\d-][\w.+-]*|[A-Z]{2,}[\w-]*)\s*是\s*[^？?，,]{1,20}还是".to_string(),
         format!(r"{QUOTED}\s*这个(?:词|说法|概念|名字|缩写)"),
-        format!(r"{QUOTED}\s*(?:在这里|在这儿|在项目里|在你们这儿?|在这个项目里)?\s*(?:是指|指的是|指)\s*[^，,。？?]{{1,30}}[，,]?\s*还是"),
+        format!(r"{QUOTED}\s*{PLACE}?\s*(?:是指|指的是|指|是)\s*[^，,。？?]{{1,30}}[，,]?\s*还是"),
         // "文档里多次出现 ODS，这个在你们这儿是指数仓的贴源层，还是…？"
-        r"([A-Za-z][\w-]{1,15})\s*[，,]\s*(?:这个|它)\s*(?:在你们这儿?|在这里|在项目里)?\s*(?:是指|指的是|是|指)".to_string(),
+        format!(r"([A-Za-z][\w-]{{1,15}})(?:\s?\p{{Han}}{{1,2}})?\s*[，,]\s*(?:这个|它|这里)\s*{PLACE}?\s*(?:是指|指的是|是|指)"),
         format!(
-            r"{QUOTED}\s*(?:这张表|这个表|这个字段|这个服务|这个词|这个)?\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿|在你们这里|在你们这儿|在你们这)?\s*(?:具体)?\s*{ask_quoted}"
+            r"{QUOTED}\s*(?:这张表|这个表|这个字段|这个服务|这个词|这个)?\s*{PLACE}?\s*(?:具体)?\s*{ask_quoted}"
         ),
         format!(r"(?:不太?确定|不清楚|不知道|不太明白)\s*{QUOTED}"),
         format!(r"(?:[你您]说的|[你您]提到的|[你您]讲的|[你您]所说的)\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),
         format!(r"{ZH_WORDS}\s*这个(?:词|说法|概念|名字|缩写)"),
         format!(
-            r"{ZH_WORDS}\s*(?:在这里|在这儿|在项目里|在这个项目里|在我们这儿|在你们这里|在你们这儿|在你们这)?\s*(?:具体)?\s*{ask}"
+            r"{ZH_WORDS}\s*{PLACE}?\s*(?:具体)?\s*{ask}"
         ),
     ]
     .iter()
@@ -101,7 +104,7 @@ static PICK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:i mean|i meant|we mean|我说的是|我指的是|我是说|is|are|means|refers to|=|:|：|就是|是指|指的是|指|是|it's|it is|it means|that's|that is|它是|意思是)\s*",
+        r"(?i)^(?:i mean|i meant|we mean|我说的是|我指的是|我是说|is|are|means|refers to|=|:|：|就是|是指|指的是|指|是|it's|it is|it means|that's|that is|its|它是|意思是)\s*",
     )
 });
 /// A sentence before the answer that answers nothing: "Good question.", "Sorry for the
@@ -132,7 +135,55 @@ static ASKED_ACRONYM: LazyLock<Regex> = LazyLock::new(|| {
 pub struct Asked {
     pub term: String,
     pub loose: bool,
+    /// The meaning the question offered ("“T+1 表”是指 `dw.orders_daily` 吗？"): a "yes" takes it.
+    pub guess: Option<String>,
+    /// The meanings it offered to choose from ("the Kong instance or the custom Go service in
+    /// /gw?"): "the go one" picks one.
+    pub options: Vec<String>,
 }
+
+/// "do you mean A or B?", "是A还是B？": the two meanings offered.
+static OPTIONS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:do you mean|you mean|is (?:it|that|this)|is it|是指|指的是|是)\s*(.{2,80}?)\s*[,，]?\s*(?:\bor\b|还是)\s*(.{2,80}?)\s*[?？]",
+    )
+});
+
+/// An answer that picks an offered meaning by a word of it: "the go one", "go 那个".
+static PICK_BY_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:the\s+)?([\w-]{2,20})\s+one[.!]?$|^([\w-]{1,20}|\p{Han}{1,8}?)\s*的?那个[。.!]?$")
+});
+
+/// A question that offers a meaning for yes or no: "“拉齐”在这里是指同步 schema 吗？", "By 'the
+/// vault' do you mean the HashiCorp Vault cluster?", "Does 'cold start' refer to …?".
+static GUESSED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        format!(r"{QUOTED}\s*{PLACE}?\s*(?:是指|指的是|指|就是|是)\s*([^？?，,。]{{2,60}}?)\s*(?:吗|么|嘛)\s*[？?]"),
+        format!(r"(?:请问|[你您]说的|[你您]提到的|这里的)\s*{ZH_WORDS}\s*(?:是指|指的是|指|就是|是)\s*([^？?，,。]{{2,60}}?)\s*(?:吗|么|嘛)\s*[？?]"),
+        // "请问“T+1 表”是指哪张表？是 `dw.orders_daily` 吗？": the offer in a second question.
+        format!(r"{QUOTED}[^？?]{{0,30}}[？?]\s*(?:是|就是|是指|指的是)\s*([^？?，,。]{{2,60}}?)\s*(?:吗|么|嘛)\s*[？?]"),
+        format!(r"(?i){QUOTED}[^?]{{0,80}}\?\s*(?:is it|do you mean|you mean|is that)\s+([^?]{{2,80}})\?"),
+        format!(r"(?i)\bby {QUOTED},? (?:do |did )?you mean\s+([^?]{{2,80}})\?"),
+        format!(r"(?i)\b(?:does|do|is|are)\s+(?:the\s+)?{QUOTED}\s+(?:mean|refer to|stand for|short for|referring to)\s+([^?]{{2,80}})\?"),
+    ]
+    .iter()
+    .map(|p| re(p))
+    .collect()
+});
+
+/// A yes that takes the meaning offered: "对 就是它", "yep, that one", "是的".
+static YES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:对|对的|对啊|对对|对对对|是的|是|嗯|嗯嗯|没错|正确|yes|yep|yeah|yup|correct|exactly|right|that's right|that's it|bingo)(?:[，,。.!！\s]+(?:就是它|就是这个|就是那个|就是|是它|没错|对的|that one|that's it|that's the one|exactly|correct|right))*[。.!！]*$",
+    )
+});
+
+/// A no that says what it is instead: "不是schema，是把…对齐", "no, it's the …".
+static NO_BUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:不是|不对|不完全是|no|nope|not quite|not really)[^，,。.]{0,30}?[，,.]\s*(?:而)?(?:是|是指|指的是|it's|its|it is|it means)\s*(.{2,})$",
+    )
+});
 
 /// The word the assistant's `text` asks the meaning of.
 pub(super) fn asked_term(text: &str) -> Option<Asked> {
@@ -144,14 +195,26 @@ pub(super) fn asked_term(text: &str) -> Option<Asked> {
         let c = p.captures(text)?;
         c.get(1).or(c.get(2)).map(|m| m.as_str().trim().to_string())
     });
-    let (term, loose) =
-        match strict.or_else(|| ASKED_ACRONYM.captures(text).map(|c| c[1].to_string())) {
-            Some(term) => (term, false),
-            None => (ASKED_BARE.captures(text)?[1].to_string(), true),
-        };
+    let options = OPTIONS.captures(text).map_or(Vec::new(), |c| {
+        [&c[1], &c[2]].iter().map(|o| o.trim().trim_start_matches("the ").to_string()).collect()
+    });
+    let guessed = GUESSED.iter().find_map(|p| p.captures(text));
+    let guess = guessed.as_ref().map(|c| c[c.len() - 1].trim().to_string());
+    let (term, loose) = match strict
+        .or_else(|| guessed.and_then(|c| c.get(1).or(c.get(2)).map(|m| m.as_str().to_string())))
+        .or_else(|| ASKED_ACRONYM.captures(text).map(|c| c[1].to_string()))
+    {
+        Some(term) => (term, false),
+        None => (ASKED_BARE.captures(text)?[1].to_string(), true),
+    };
     let bad_start = ['是', '哪', '什', '啥', '这', '那', '您', '你', '我'];
     let term = term.trim_start_matches("请问").trim().to_string();
-    (!term.starts_with(bad_start) && !is_referent(&term)).then_some(Asked { term, loose })
+    (!term.starts_with(bad_start) && !is_referent(&term)).then_some(Asked {
+        term,
+        loose,
+        guess,
+        options,
+    })
 }
 
 /// The user's `prose` as the answer to what `asked` means.
@@ -159,6 +222,19 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
     let term = asked.term.as_str();
     if REFUSAL.is_match(prose) {
         return None;
+    }
+    // "the go one": the offered meaning with that word, when only one has it.
+    if let Some(c) = PICK_BY_WORD.captures(prose.trim()) {
+        let word = c.get(1).or(c.get(2))?.as_str().to_lowercase();
+        let mut picked = asked.options.iter().filter(|o| o.to_lowercase().contains(&word));
+        return match (picked.next(), picked.next()) {
+            (Some(option), None) => make(term, option, Kind::Definition, 0.7),
+            _ => None,
+        };
+    }
+    // "对 就是它", "yep": the meaning is the one the question offered.
+    if YES.is_match(prose.trim()) {
+        return make(term, asked.guess.as_deref()?, Kind::Definition, 0.75);
     }
     // The first sentence with more than "oh, sorry" or "good question" in it.
     let (first, mark) = crate::learning::clean::sentences(prose)
@@ -168,6 +244,11 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
     if mark == Some('?') || is_question(&first) {
         return None;
     }
+    // "不是schema，是把两个环境的 feature flag 配置对齐": what it is instead.
+    let first = match NO_BUT.captures(&first) {
+        Some(c) => c[1].to_string(),
+        None => first,
+    };
     // "lan 环境是什么？" answered "lan是办公室内网那套测试环境": the user's shorter name.
     static COPULA: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)^(?:是|就是|指|=|is\b|means\b|refers to\b)"));

@@ -63,6 +63,10 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
             .or_else(|| ZH_AFTER.captures(s).map(|c| c[1].to_string()))
             .or_else(|| ZH_OBJECT.captures(s).map(|c| c[1].to_string()))
             .or_else(|| subject(false))?;
+        // "别搞混了", "别忘了把超时时间改成…": a warning or a reminder, not what a rule is about.
+        if term.starts_with(['忘', '搞', '弄']) || term.contains('了') {
+            return None;
+        }
         return make(&term, rule, Kind::Behaviour, 0.75);
     }
     if let Some(c) = ZH_ASK_BEFORE.captures(s) {
@@ -94,10 +98,13 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
     if EN_STANDING.is_match(s) && !SELF_REPORT.is_match(s) {
         // What the rule forbids or prescribes comes before other commands the sentence names
         // ("don't use pip install …, always go through `uv add`": pip install).
-        let object = EN_OBJECT
-            .captures(s)
-            .map(|c| through(&c[1]).to_string())
-            .filter(|o| !is_vague_object(o));
+        let object = EN_OBJECT.captures(s).map(|c| without_kind(through(&c[1])).to_string());
+        // "never treat it as source of truth": about the thing the turn just named, which the
+        // turn's definition already proposes.
+        if object.as_deref().is_some_and(|o| ["it", "them", "that", "this"].contains(&o)) {
+            return None;
+        }
+        let object = object.filter(|o| !is_vague_object(o));
         // A named object (a command, a file) first; a plain one ("bump versions urself …")
         // after any command the sentence names.
         let named = |o: &String| tool_in(o).is_some() || o.contains(['.', '/', '_', '-']);
@@ -110,8 +117,10 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
             .or_else(|| FILE_NAME.captures(s).map(|c| c[1].to_string()))
             .or_else(|| EN_RUN.captures(s).map(|c| command(&c[1])))
             .or_else(|| {
+                // "never treat it as …": done to what the turn just named, not a rule's term.
                 EN_VERB
                     .captures(s)
+                    .filter(|c| c.get(2).is_none())
                     .map(|c| c[1].to_string())
                     .filter(|v| !v.ends_with("ed") && !v.ends_with("ly"))
             })?;
@@ -122,6 +131,18 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
         return make(term, &capitalised(rule), Kind::Behaviour, 0.75);
     }
     None
+}
+
+/// The command a rule forbids ("别用 npm install", "never run `helm upgrade`"), if it names one.
+pub(super) fn forbidden(s: &str) -> Option<String> {
+    static EN_NOT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\b(?:never|don't|dont|do not|stop|no more)\s+(?:ever\s+)?(?:run|use|call|execute|running|using|calling)\s+`?([a-z][\w.-]*(?:\s[a-z][\w:=./-]*){0,2})",
+        )
+    });
+    let zh = ZH_FORBIDDEN.captures(s).map(|c| command(c.get(1).unwrap().as_str()));
+    let en = || EN_NOT.captures(s).map(|c| command(&c[1]));
+    zh.or_else(en).filter(|c| !c.is_empty())
 }
 
 static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
@@ -142,7 +163,7 @@ static ZH_TAKES: LazyLock<Regex> = LazyLock::new(|| {
 /// tag", "别再用那个 old-deploy.sh".
 static ZH_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:跑|运行|执行|调用|使用|用|不要|别|禁止|不许|不准|不能)\s*(?:一下|一遍|下)?\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?\s*(?:那个|这个)?\s*([A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
+        r"(?:跑|运行|执行|调用|使用|用|不要|别|禁止|不许|不准|不能)\s*(?:一下|一遍|下)?\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?\s*(?:那个|这个)?\s*(-{0,2}[A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
     )
 });
 static ZH_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -162,7 +183,7 @@ static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|from now on|going forward|moving forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|dont ever|as a rule|in general|by default|,\s*ever|in this (?:project|repo|repository|codebase)|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|until i (?:say|approve|confirm))\b|^(?:an?\s+|one\s+|another\s+|new\s+)?(?:house |ground |team )?(?:rule|policy|convention)s?\b[^:]{0,40}:",
+        r"(?i)\b(?:never|always|from now on|from here on|from here on out|from this point on|going forward|moving forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|dont ever|as a rule|in general|by default|,\s*ever|in this (?:project|repo|repository|codebase)|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|until i (?:say|approve|confirm))\b|^(?:an?\s+|one\s+|another\s+|new\s+)?(?:house |ground |team )?(?:rule|policy|convention)s?\b[^:]{0,40}:|^(?:please\s+|pls\s+|can you\s+)?stop\s+(?:running|using|calling|touching|editing|modifying|installing|adding|changing|deleting|removing|updating|bumping|upgrading|passing|committing|pushing|generating|creating|writing)\b",
     )
 });
 /// A convention about a tool or library, said without "always": "prefer date-fns over moment",
@@ -175,13 +196,13 @@ static EN_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
 /// A command a rule forbids, wherever the rule says it ("千万别在 main 上直接 git push").
 static ZH_FORBIDDEN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:不要|别|禁止|不许|不准|不能|千万别|千万不要|严禁)\s*(?:再)?\s*(?:在\s*\S{1,20}?\s*(?:上|里|中|下)\s*)?(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?\s*(?:那个|这个)?\s*([A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
+        r"(?:不要|别|禁止|不许|不准|不能|千万别|千万不要|严禁)\s*(?:再)?\s*(?:在\s*\S{1,20}?\s*(?:上|里|中|下)\s*)?(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?\s*(?:那个|这个)?\s*(-{0,2}[A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
     )
 });
 /// The subject a rule is about, said first: "注释一律写中文", "commit message 统一用英文".
 static ZH_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:我们的|咱们的|我们|咱们)?\s*(?:(?:以后|今后|往后|每次)\s*(?:写|用|提交|发|跑)?\s*)?([\p{Han}]{2,6}|[A-Za-z][A-Za-z0-9_./-]*(?:\s[a-z][A-Za-z0-9_./-]*)?)\s*(?:以后|今后)?\s*(?:都|一律|统一|必须|务必|都要|都得|全部|只能|只许|禁止|不许|不准)",
+        r"^(?:我们的|咱们的|我们|咱们)?\s*(?:(?:以后|今后|往后|每次)\s*(?:写|用|提交|发|跑)?\s*)?([\p{Han}]{2,6}|[A-Za-z][A-Za-z0-9_./-]*(?:\s[a-z][A-Za-z0-9_./-]*)?)\s*(?:(?:目录|文件夹|包|模块|分支|仓库)?\s*(?:下面?|里面?|中)的?\s*(?:所有|任何)?\s*(?:文件|东西|代码|内容|改动)?)?\s*(?:以后|今后)?\s*(?:都|一律|统一|必须|务必|都要|都得|全部|只能|只许|禁止|不许|不准)",
     )
 });
 /// "…之前都先问我一声": a rule to ask first, anywhere in the sentence.
@@ -211,6 +232,45 @@ fn tool_in(s: &str) -> Option<String> {
         })
         .map(|m| command(m.as_str()))
         .filter(|c| !is_phrase(c))
+}
+
+/// "eslint-disable comments", "the vendor/ directory": a name and the kind of thing it is; the
+/// name is the term (a later prompt says "eslint-disable", not always "comments").
+fn without_kind(object: &str) -> &str {
+    const KINDS: &[&str] = &[
+        "comment",
+        "comments",
+        "directory",
+        "dir",
+        "folder",
+        "file",
+        "files",
+        "flag",
+        "flags",
+        "command",
+        "script",
+        "call",
+        "calls",
+        "directive",
+        "directives",
+        "statement",
+        "statements",
+        "import",
+        "imports",
+        "option",
+        "package",
+        "module",
+    ];
+    match object.trim().rsplit_once(' ') {
+        Some((name, kind))
+            if KINDS.contains(&kind.to_lowercase().as_str())
+                && !name.contains(' ')
+                && name.contains(['-', '.', '/', '_']) =>
+        {
+            name
+        }
+        _ => object,
+    }
 }
 
 /// "run the notebook through nbstripout": the tool is what it goes through.
@@ -251,7 +311,7 @@ fn owned<'a>(s: &'a str, m: regex::Match<'a>) -> &'a str {
 /// A file or path a rule is about ("every PR needs a CHANGELOG.md entry").
 static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b([\w-]+\.(?:md|json|lock|ya?ml|toml|rs|py|ts|tsx|js|go|sh|txt|cfg|ini|env|sql|proto)|[\w.-]+/(?:[\w./-]*[\w/])?)(?:\s|$|[,.;])",
+        r"((?:\.{1,2}/)?\b(?:[\w-]+\.(?:md|json|lock|ya?ml|toml|rs|py|ts|tsx|js|go|sh|txt|cfg|ini|env|sql|proto)|[\w.-]+/(?:[\w./-]*[\w/])?))(?:\s|$|[,.;])",
     )
 });
 
@@ -298,16 +358,19 @@ static SELF_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// A command line: a well-known tool and what follows it ("kubectl delete", "git push").
 static EN_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:git|npm|npx|pnpm|yarn|cargo|make|terraform|kubectl|helm|docker|docker-compose|pip|pip3|poetry|uv|buf|bazel|gradle|mvn|rake|bundle|rails|brew|apt|apt-get|gh|aws|gcloud|az|ansible|pulumi|psql|mysql|redis-cli|flyway|alembic|prisma|tox|pytest|jest|vitest|eslint|prettier|ruff|mypy|tsc|sudo|rsync|systemctl|dotnet|composer|nx|turbo|skaffold|argocd|wrangler|vercel|heroku|flyctl|kustomize|eksctl|cdk)(?:[ \t]+-{0,2}[a-z][\w:=./-]*){0,3}",
+        r"(?i)\b(?:git|npm|npx|pnpm|yarn|cargo|make|terraform|kubectl|helm|docker-compose|docker|pip3|pip|poetry|uv|buf|bazel|gradle|mvn|rake|bundle|rails|brew|apt-get|apt|gh|aws|gcloud|az|ansible|pulumi|psql|mysql|redis-cli|flyway|alembic|prisma|tox|pytest|jest|vitest|eslint|prettier|ruff|mypy|tsc|sudo|rsync|systemctl|dotnet|composer|nx|turbo|skaffold|argocd|wrangler|vercel|heroku|flyctl|kustomize|eksctl|cdk)(?-u:\b)(?:[ \t]+-{0,2}[a-z][\w:=./-]*){0,3}",
     )
 });
 static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to)\b|[,;]|\.(?:\s|$)|$)",
+        r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade|running|using|calling|touching|editing|modifying|installing|passing|adding|changing|deleting|removing|updating|bumping|upgrading)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to|every|each|ever)\b|[,;]|\.(?:\s|$)|$)",
     )
 });
-static EN_VERB: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:never|always|don't|dont|do not)\s+(?:ever\s+)?([a-z][\w-]*)"));
+static EN_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:never|always|don't|dont|do not)\s+(?:ever\s+)?([a-z][\w-]*)(\s+(?:it|them|that|this)\b)?",
+    )
+});
 
 /// The first code span of `s` ("never run `terraform apply` yourself").
 fn code_span(s: &str) -> Option<String> {
@@ -363,6 +426,11 @@ fn command(text: &str) -> String {
         "must",
         "will",
         "can",
+        "anything",
+        "everything",
+        "something",
+        "any",
+        "all",
     ];
     let mut words = Vec::new();
     // "cargo fmt全仓": the command ends where the Chinese starts.

@@ -28,14 +28,25 @@ static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) fn correction(s: &str) -> Option<Candidate> {
-    if let Some(c) = ZH_I_MEANT.captures(s) {
-        return make(&c[1], &c[2], Kind::Correction, 0.8);
-    }
-    if let Some(c) = ZH_NOT_SAME.captures(s) {
-        return make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8);
-    }
-    if let Some(c) = ZH_NOT_BUT.captures(s) {
-        return make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8);
+    // Each form in turn: "我说的结算不是订单结算，是…" fits 我说的…是 with a term that ends in
+    // 不, which is no name, and then the form that reads it right.
+    let zh = ZH_I_MEANT
+        .captures(s)
+        .and_then(|c| make(&c[1], &c[2], Kind::Correction, 0.8))
+        .or_else(|| {
+            let c = ZH_NOT_SAME.captures(s)?;
+            make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8)
+        })
+        .or_else(|| {
+            let c = ZH_NOT_BUT.captures(s)?;
+            make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8)
+        });
+    // "改错了 不是42行 …": the "no" itself is no term.
+    static NO_WORD: LazyLock<Regex> =
+        LazyLock::new(|| re(r"^(?:你)?(?:改|搞|弄|理解|记|写|看|说)?(?:错|混|反)$"));
+    let zh = zh.filter(|c| !NO_WORD.is_match(&c.term));
+    if zh.is_some() {
+        return zh;
     }
     if let Some(c) = EN_NOT_BUT.captures(s) {
         let term = c.get(1).or(c.get(2))?.as_str();
@@ -54,15 +65,22 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
     Some(c)
 }
 
-/// `s` after an opening "no,", "不对，", or `s`.
+/// `s` after an opening "no,", "不对，", "其实", or `s`.
 pub(super) fn after_no(s: &str) -> &str {
-    NEGATED.find(s).map_or(s, |m| s[m.end()..].trim_start())
+    NEGATED.find(s).or_else(|| ACTUALLY.find(s)).map_or(s, |m| s[m.end()..].trim_start())
 }
 
-/// Whether the user's turn opens by saying the assistant got it wrong.
+/// Whether the user's turn opens by saying the assistant got it wrong, or by setting it right
+/// ("其实兜底文案是 …" after the assistant's own reading of 兜底文案). Only a word of the
+/// assistant's last message is corrected so: "其实" alone says no one was wrong.
 pub(super) fn negated(user: &str) -> bool {
-    NEGATED.is_match(user.trim_start())
+    let user = user.trim_start();
+    NEGATED.is_match(user) || ACTUALLY.is_match(user)
 }
+
+/// "其实", "实际上": the Chinese "actually" that opens a correction.
+static ACTUALLY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:其实|实际上|事实上|准确地说|准确说|严格来说)[，,：:\s]*"));
 
 /// The word a sentence says the assistant misread: "that's not what fastlane means here",
 /// "fastlane doesn't mean that", "底座不是这个意思".
@@ -88,6 +106,6 @@ static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:correction[:,]|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|(?:(?:改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
+        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:correction[:,]|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|(?:(?:改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
     )
 });

@@ -20,11 +20,41 @@ pub(super) fn remembered(sentence: &str, s: &str) -> Option<Candidate> {
     // "记得跑 lint" asks to remember no fact: the rules read it as a whole. "记一下
     // 测试账号统一用qa_bot@那个": what is kept is about the named thing it opens with, before
     // any command it names.
-    let asked_to_keep = ASKED_TO_KEEP.is_match(sentence);
+    keep(&inner, ASKED_TO_KEEP.is_match(sentence))
+}
+
+/// "the billing-v3 flag is permanently on in prod. remember that": a request to remember
+/// alone, about the sentence before it.
+pub(super) fn recalled(sentence: &str, before: &str) -> Option<Candidate> {
+    static THAT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:(?:pls|please|and|so|ok)\s+)*(?:remember|note|keep in mind|memorize|save|don't forget)\s+(?:that|this|it)(?:\s+(?:pls|please|for (?:later|next time|the future)))?[.!]*$|^(?:请|你)?(?:记住|记一下|记下来|记着|记好)(?:这个|这点|这条|了)?[哈啊吧哦。！!]*$",
+        )
+    });
+    THAT.is_match(sentence.trim()).then(|| keep(before, true)).flatten()
+}
+
+/// What a request to remember keeps, read from its text `inner`.
+fn keep(inner: &str, asked_to_keep: bool) -> Option<Candidate> {
+    let inner = inner.trim().trim_end_matches(['.', '。', '!', '！']).to_string();
     let (rule, read) = match candidate(&inner, None) {
         Some(c) if c.kind == Kind::Behaviour => (Some(c), None),
         read => (None, read),
     };
+    // "测试环境域名是 test.kuaiyun.dev": a fact about the 测试环境, the thing it opens with.
+    let read = read.map(|c| match remembered_subject(&inner) {
+        Some(thing)
+            if ATTRIBUTE.is_match(c.term.strip_prefix(thing.term.as_str()).unwrap_or("")) =>
+        {
+            let attribute = &c.term[thing.term.len()..];
+            Candidate {
+                explanation: format!("{attribute} {}", c.explanation),
+                term: thing.term,
+                ..c
+            }
+        }
+        _ => c,
+    });
     let mut c = read
         .or_else(|| remembered_thing(&inner))
         .or_else(|| loose_definition(&inner))
@@ -44,6 +74,13 @@ fn kept(s: &str) -> Option<String> {
     if let Some(c) = REMEMBER.captures(inner) {
         inner = c.get(1).or(c.get(2)).or(c.get(3)).map_or(inner, |m| m.as_str().trim());
     }
+    // "请将以下信息记录下来，供后续会话使用：…": what it is for is not what is kept.
+    static PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:供|以便|方便|留给|用于)[^：:，,。]{0,12}[：:，,]\s*|^(?:for (?:future|later|next) (?:sessions?|use|reference))[:,]\s*",
+        )
+    });
+    let inner = PURPOSE.find(inner).map_or(inner, |m| &inner[m.end()..]);
     (!inner.to_lowercase().starts_with("to ")).then(|| inner.to_string())
 }
 
@@ -112,6 +149,11 @@ fn remembered_subject(inner: &str) -> Option<Candidate> {
     make(&term, inner, Kind::Definition, 0.7)
 }
 
+/// What a thing has rather than is: its address, domain, port, account.
+static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^的?(?:域名|地址|端口|账号|密码|入口|链接|网址|ip|IP|路径|版本|负责人)$")
+});
+
 /// A request to keep something, not a lead like "FYI" (a fact told, not a word taught).
 static ASKED_TO_KEEP: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)记|remember|memory|keep in mind|don't forget|do not forget|hang on to|hold on to")
@@ -119,6 +161,6 @@ static ASKED_TO_KEEP: LazyLock<Regex> = LazyLock::new(|| {
 
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你|也要|都要|一定要))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:(?:将|把)[^，,。：:]{0,8}?(?:记录|记)下来|记录下来|记录一下|记住|记一下|记着点|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:长期|永久)?(?:记忆|脑子|小本本)里?|存到(?:你的)?(?:长期|永久)?记忆里?|加到(?:你的)?(?:长期|永久)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep (?:this |that |it )?in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this|that|it) (?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?|later sessions?))(?:\s+too)?)?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
+        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你|也要|都要|一定要))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:(?:将|把)[^，,。：:]{0,8}?(?:记录|记)下来|记录下来|记录一下|记住|记一下|记着点|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:长期|永久)?(?:记忆|脑子|小本本)里?|存到(?:你的)?(?:长期|永久)?记忆里?|加到(?:你的)?(?:长期|永久)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+)*(?:(?:can|could|would|will) you (?:please )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep (?:this |that |it )?in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this|that|it) (?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:一下|下)?(?:\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?|later sessions?))(?:\s+too)?)?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
     )
 });

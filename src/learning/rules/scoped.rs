@@ -16,15 +16,15 @@ use super::{loose_definition, make, names_a_thing, re, Candidate, ET, T};
 use crate::learning::Kind;
 
 /// "在我们这", "我们组里", "咱们这边", "在这个项目里": the team's own usage.
-const ZH_SCOPE: &str = r"(?:在\s*)?(?:(?:我们|咱们|我们这边|咱们这边)\s*(?:这儿|这里|这边|这|组里|团队里|项目里|公司里|部门里|内部|仓库里|代码里|系统里|业务里|里)|(?:我们|咱们)?\s*(?:这个|本)\s*(?:项目|仓库|repo|代码库)\s*(?:里|中)|这里|这儿|这边|[A-Za-z0-9\p{Han}]{1,10}\s*(?:里|中)的)";
+const ZH_SCOPE: &str = r"(?:在\s*)?(?:(?:我们|咱们|我们这边|咱们这边)\s*(?:这儿|这里|这边|这|组里|组|团队里|团队|项目里|公司里|部门里|内部|仓库里|代码里|系统里|业务里|里)|(?:我们|咱们)?\s*(?:这个|本)\s*(?:项目|仓库|repo|代码库)\s*(?:里|中)|这里|这儿|这边|[A-Za-z0-9\p{Han}]{1,10}\s*(?:里|中)的)";
 /// The verb of a meaning, with the adverbs people put before it. A bare 指 only before a space:
 /// the shortest term would otherwise end inside 指标, 指向, 指出.
 const ZH_IS: &str = r"(?:一般|通常|平时|其实|专门|都|主要|就|一直|向来|从来都|统一|全都|基本都|永远)?\s*(?:专指|特指|是指|指的是|说的是|的意思是|意思是|就是|是|指\s|代表|表示|等于|=)";
 /// "我们平时说的", "我们这说", "以后提到": the user naming how a word is used.
-const ZH_SAY: &str = r"(?:以后|今后|往后|后面|之后|下次)?\s*(?:我们|咱们|大家|我)?\s*(?:这边|这儿|这里|这|组里|团队里|内部|\p{Han}{1,3}里|\p{Han}{2}(?:组|科室|部门|团队|侧))?\s*(?:平时|一般|通常|经常|常|内部)?\s*(?:简称的|叫的|所谓的|说的|讲的|提到的|口中的|所说的|嘴里的|说起|提到|说到|讲到|说|讲|提)";
+const ZH_SAY: &str = r"(?:\p{Han}{1,4}?(?:嘴里|口中|口里)的|(?:以后|今后|往后|后面|之后|下次)?\s*(?:我们|咱们|大家|我)?\s*(?:这边|这儿|这里|这|组里|团队里|内部|\p{Han}{1,3}里|\p{Han}{2}(?:组|科室|部门|团队|侧))?\s*(?:平时|一般|通常|经常|常|内部)?\s*(?:简称的|叫的|所谓的|说的|讲的|提到的|口中的|所说的|嘴里的|说起|提到|说到|讲到|说|讲|提))";
 
 /// A term that may open with an ASCII word: "T+1 清算", "B 端".
-pub(super) const TM: &str = r#"["“'`「『《]?((?:[A-Za-z0-9+._-]+\s)??[^\s，,。；;：:！!？?（）()"“”'`「」『』《》]{1,20}?)["”'`」』》]?"#;
+pub(super) const TM: &str = r#"["“'`‘「『《]?((?:[A-Za-z0-9+._-]+\s)??[^\s，,。；;：:！!？?（）()"“”'`‘’「」『』《》]{1,20}?)["”'`’」』》]?"#;
 
 static ZH_TERM_SCOPE: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"^{T}\s*{ZH_SCOPE}\s*[，,]?\s*{ZH_IS}\s*(.{{2,}})$")));
@@ -39,19 +39,21 @@ static ZH_SAID: LazyLock<Regex> = LazyLock::new(|| {
 /// "主干叫 trunk", "那个服务现在改名叫 atlas": a name, ASCII or quoted, given to a thing.
 static ZH_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"^([^，,。\s]{2,10}?)\s*(?:现在|目前|已经|早就|都|统一)?\s*(?:改叫|改名叫|改名为|叫做|叫作|名叫|叫)\s*(?:["“「『`]([^"”」』`]{1,30})["”」』`]|([A-Za-z][\w./-]*))(?:[，,]\s*(.*))?$"#,
+        r#"^([^，,。\s]{2,10}?)\s*(?:在?(?:我们|咱们)(?:这儿|这里|这边|这|内部|组里|团队里)?|在这里|在这儿)?\s*(?:现在|目前|已经|早就|都|统一|一般|通常|内部)?\s*(?:改叫|改名叫|改名为|叫做|叫作|名叫|叫)\s*(?:["“「『`]([^"”」』`]{1,30})["”」』`]|([A-Za-z][\w./-]*))(?:(?:[，,]|\s+)(.*))?$"#,
     )
 });
 
 /// "here", "for us", "in our sync code", "on the platform team": the team's own usage.
-const EN_SCOPE: &str = r"(?:here|for us|around here|in (?:our|this|the)\s+(?:[\w-]+\s+){0,2}?(?:code(?:base)?|repo(?:sitory)?|project|team|org|company|world|stack|setup|system|docs|sync code|services?|infra|domain|context|shop|codebase|model|schema|data|db|database|api|ui|app|product)|on (?:our|this|the) (?:team|project|repo|side)|at (?:our company|work))";
+const EN_SCOPE: &str = r"(?:here|for us|around here|(?:in|throughout|across) (?:our|this|the)\s+(?:[\w-]+\s+){0,2}?(?:code(?:base)?|repo(?:sitory)?|project|team|org|company|world|stack|setup|system|docs|sync code|services?|infra|domain|context|shop|codebase|model|schema|data|db|database|api|ui|app|product)|on (?:our|this|the) (?:team|project|repo|side)|at (?:our company|work))";
 static EN_TERM_SCOPE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^{ET}\s+{EN_SCOPE},?\s+(?:always\s+|usually\s+|just\s+|only\s+|specifically\s+|basically\s+)?(?:is|are|=|means|refers to)\s+(.{{2,}})$"
+        r"(?i)^{ET}\s+{EN_SCOPE},?\s+(?:always\s+|usually\s+|just\s+|only\s+|specifically\s+|basically\s+)?(?:is|are|=|means|refers to|denotes|stands for)(?:\s+(?:always|usually|just|only|specifically|basically))?\s+(.{{2,}})$"
     ))
 });
 static EN_SCOPE_TERM: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(r"(?i)^{EN_SCOPE},?\s+{ET}\s+(?:is|are|=|means|refers to)\s+(.{{2,}})$"))
+    re(&format!(
+        r"(?i)^{EN_SCOPE},?\s+{ET}\s+(?:is|are|=|means|refers to|denotes|stands for)(?:\s+(?:always|usually|just|only|specifically|basically))?\s+(.{{2,}})$"
+    ))
 });
 /// "ops in ticket titles means the platform team": a word where it is used, and a strong verb.
 static EN_WHERE_MEANS: LazyLock<Regex> = LazyLock::new(|| {
@@ -129,9 +131,12 @@ pub(super) fn scoped(s: &str) -> Option<Candidate> {
         }
     }
     if let Some(c) = ZH_NAMED.captures(s) {
-        let subject = &c[1];
+        // "我们的报表服务叫 Atlas": ours, and still the service.
+        let subject = c[1].trim_start_matches("我们的").trim_start_matches("咱们的");
         // "这个函数叫 parse_config": a thing on screen, named once.
-        if !subject.starts_with(['这', '那', '它', '他', '她', '你', '我']) {
+        if subject.chars().count() >= 2
+            && !subject.starts_with(['这', '那', '它', '他', '她', '你', '我'])
+        {
             let term = c.get(2).or(c.get(3))?.as_str();
             let what = super::join(subject, c.get(4).map(|m| m.as_str()));
             return make(term, &what, Kind::Definition, 0.75);
@@ -168,6 +173,24 @@ pub(super) fn scoped(s: &str) -> Option<Candidate> {
         return if wordy { make(term, what, Kind::Definition, 0.8) } else { None };
     }
     None
+}
+
+/// "ghost orders are orders that got paid but never shipped": a kind of thing said to be that
+/// thing with a difference. The repeated noun is the mark: prose says what a thing does ("the
+/// nightly jobs are slow"), a definition what sets it apart from others of its kind.
+pub(super) fn genus(s: &str) -> Option<Candidate> {
+    static GENUS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^((?:the\s+)?[a-z][\w-]*(?:\s[\w-]+){1,2}?)\s+(?:is|are)\s+((?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?([\w-]+)\s+(?:that|which|where|whose|who|with|in which)\s+.{4,})$",
+        )
+    });
+    let c = GENUS.captures(s)?;
+    let head = |w: &str| w.to_lowercase().trim_end_matches('s').to_string();
+    let last = c[1].split_whitespace().last()?;
+    if head(last) != head(&c[3]) || head(last).len() < 3 {
+        return None;
+    }
+    make(&c[1], &c[2], Kind::Definition, 0.65)
 }
 
 /// "订单管理系统的意思，对应 services/oms" → "订单管理系统，对应 services/oms".

@@ -70,14 +70,14 @@ fn bounded(term: &str) -> String {
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|in this repo)|\s*(?:说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*|\s+(?:in|under|inside|at)\s+[\w./-]*[/.][\w./-]*)$",
+            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|around|internally|in this repo)|\s*(?:的时候|说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*|\s+(?:in|under|inside|at)\s+[\w./-]*[/.][\w./-]*)$",
         )
     });
     // "CRM侧我们说的工单池", "我们内部简称的“省网关”", "叫它大表", "请问红区在你们这里": the
     // name is after the lead and before the place.
     static ZH_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:.{0,12}?(?:说的|讲的|叫的|简称的|所谓的|口中的|里说的)|叫它|管它叫|称它为|请问|那么|说)\s*",
+            r"^(?:.{0,12}?(?:说的|讲的|叫的|简称的|所谓的|口中的|里说的)|叫它|管它叫|称它为|请问|那么|说|(?:以后|今后|往后|之后|后面)\s*(?:我们|咱们|我)?\s*(?:一?提到|说到|说起|讲到|说)?|一?提到|说到|说起|讲到)\s*",
         )
     });
     static ZH_PLACE: LazyLock<Regex> = LazyLock::new(|| {
@@ -199,10 +199,12 @@ pub(super) fn tidy(s: &str) -> String {
         '"', '“', '”', '\'', '‘', '’', '`', '「', '」', '『', '』', '《', '》', '*', ' ', '，',
         ',', '。', '.', '：', ':', '；', ';',
     ];
-    // A dotfile keeps its dot: ".env.production".
+    // A dotfile keeps its dot (".env.production"), a relative path its "./".
     let s = s.trim_end_matches(QUOTES);
     let dotfile =
-        s.strip_prefix('.').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphanumeric()));
+        s.strip_prefix('.').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphanumeric()))
+            || s.starts_with("./")
+            || s.starts_with("../");
     let s = if dotfile { s } else { s.trim_start_matches(QUOTES) };
     s.trim().to_string()
 }

@@ -269,3 +269,72 @@ fn a_no_corrects_the_word_the_assistant_used() {
     talk.user("No. The build is slow today.", 2);
     assert!(talk.found.is_empty());
 }
+
+#[test]
+fn a_yes_or_a_pick_takes_the_meaning_the_question_offered() {
+    let got = talk(&[
+        ("assistant", "请问“T+1 表”是指哪张表？是 `dw.orders_daily` 吗？"),
+        ("user", "对 就是它"),
+    ]);
+    assert_eq!(got, [("T+1 表".to_string(), Kind::Definition)]);
+    let asked =
+        "When you say 'the gateway', do you mean the Kong instance or the Go service in /gw?";
+    let got = talk(&[("assistant", asked), ("user", "the go one")]);
+    assert_eq!(got, [("gateway".to_string(), Kind::Definition)]);
+    // A pick by position names no meaning; a "no, but" gives its own.
+    assert!(talk(&[("assistant", asked), ("user", "the first one")]).is_empty());
+    let got = talk(&[
+        ("assistant", "“拉齐”在这里是指同步两边数据库的 schema 吗？"),
+        ("user", "不是schema，是把两个环境的 flag 配置对齐"),
+    ]);
+    assert_eq!(got, [("拉齐".to_string(), Kind::Definition)]);
+}
+
+#[test]
+fn a_rule_against_what_the_assistant_just_did_is_about_that() {
+    let mut talk = Conversation::default();
+    talk.assistant("I updated the lockfile by running npm install.");
+    talk.user("we use pnpm in this monorepo, always. never run npm install here", 2);
+    assert_eq!(talk.found.len(), 1);
+    assert_eq!(talk.found[0].0.term, "npm install");
+    // Without that, the first rule of the turn stands.
+    let mut talk = Conversation::default();
+    talk.user("we use pnpm in this monorepo, always. never run npm install here", 2);
+    assert_eq!(talk.found[0].0.term, "pnpm");
+}
+
+#[test]
+fn shapes_learnt_from_the_thirteenth_and_fourteenth_parts() {
+    for (s, term) in [
+        ("ghost orders are orders that got paid but never shipped", "ghost orders"),
+        ("stop touching package-lock.json in your PRs unless deps changed", "package-lock.json"),
+        ("stop adding eslint-disable comments to silence errors", "eslint-disable"),
+        ("please dont kubectl delete anything in the shared cluster from now on", "kubectl delete"),
+        ("from here on, don't touch the vendor/ directory at all", "vendor/"),
+        (
+            "Going forward, run ./tools/shadercheck before telling me you're done",
+            "./tools/shadercheck",
+        ),
+        ("不对，我说的结算不是订单结算，是给商户打款的 settlement 服务", "结算"),
+        ("老王嘴里的大盘其实就是grafana上那个核心指标dashboard", "大盘"),
+        ("我们这边提到冷备库的时候指的是杭州机房那套只读 MySQL", "冷备库"),
+        ("小红书接口在我们这叫xhs网关 以后说xhs网关就是指gateway/xhs", "xhs网关"),
+        ("以后不管什么情况都不要直接在生产库上跑 alembic upgrade", "alembic upgrade"),
+        ("migrations 目录下的文件一律不准删", "migrations"),
+        ("烧录的时候永远别加 --erase-all 参数", "--erase-all"),
+        ("remember一下 我们的ABT是ab-testing服务的缩写", "ABT"),
+        ("we refer to the on-call bot as Pager Pete, its the slack app", "Pager Pete"),
+    ] {
+        assert_eq!(one(s).map(|c| c.0).as_deref(), Some(term), "{s}");
+    }
+    for s in ["the nightly jobs are slow", "别搞混了", "never treat it as source of truth"] {
+        assert_eq!(one(s), None, "{s}");
+    }
+}
+
+#[test]
+fn remember_that_refers_to_the_sentence_before() {
+    let got = talk(&[("user", "the billing-v3 flag is permanently on in prod. remember that")]);
+    assert_eq!(got, [("billing-v3".to_string(), Kind::Definition)]);
+    assert!(talk(&[("user", "the build is slow today. remember that")]).is_empty());
+}
