@@ -545,6 +545,12 @@ fn definition(s: &str) -> Option<Candidate> {
     }
     if let Some(c) = EN_MEAN.captures(s) {
         let term = c.get(1).or(c.get(2))?.as_str();
+        // "don't edit it by hand, it's generated": an adverb of manner, not a word.
+        const MANNER: &[&str] =
+            &["hand", "default", "design", "mistake", "accident", "now", "then", "itself", "far"];
+        if MANNER.contains(&term.to_lowercase().as_str()) {
+            return None;
+        }
         let kind = if starts_negated(s) { Kind::Correction } else { Kind::Definition };
         return make(term, &c[3], kind, 0.85);
     }

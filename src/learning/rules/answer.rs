@@ -99,7 +99,7 @@ static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
 /// An answer that picks among things on screen: "the first one you listed", "第二个".
 static PICK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:the\s+)?(?:other|first|second|third|fourth|last|next|previous|same|former|latter|top|bottom)\b|^(?:第\s*[\d一二三四五六七八九十]+\s*(?:个|行|条|项|列|页|段|次|步|章|节|张|份|处|种|$)|上面|下面|前面|后面|另一|刚才)",
+        r"(?i)^(?:the\s+)?(?:other|first|second|third|fourth|last|next|previous|same|former|latter)\b|^(?:the\s+)?(?:top|bottom)(?:\s+one)?$|^(?:第\s*[\d一二三四五六七八九十]+\s*(?:个|行|条|项|列|页|段|次|步|章|节|张|份|处|种|$)|上面|下面|前面|后面|另一|刚才)",
     )
 });
 static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -227,10 +227,9 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
     if let Some(c) = PICK_BY_WORD.captures(prose.trim()) {
         let word = c.get(1).or(c.get(2))?.as_str().to_lowercase();
         let mut picked = asked.options.iter().filter(|o| o.to_lowercase().contains(&word));
-        return match (picked.next(), picked.next()) {
-            (Some(option), None) => make(term, option, Kind::Definition, 0.7),
-            _ => None,
-        };
+        if let (Some(option), None) = (picked.next(), picked.next()) {
+            return make(term, option, Kind::Definition, 0.7);
+        }
     }
     // "对 就是它", "yep": the meaning is the one the question offered.
     if YES.is_match(prose.trim()) {

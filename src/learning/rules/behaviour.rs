@@ -37,7 +37,13 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
             return make(&term, rule, Kind::Behaviour, 0.7);
         }
     }
-    if ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s) && !ZH_TAKES.is_match(s) {
+    // "每次跑 make check 都要十分钟" says how long it takes; "你别再跑 … 了 …拉一次要半小时"
+    // still forbids, before saying why.
+    let takes = ZH_TAKES.find(s);
+    let directs = ZH_DIRECTIVE
+        .find_iter(s)
+        .any(|d| takes.is_none_or(|t| d.end() <= t.start() || d.start() >= t.end()));
+    if ZH_STANDING.is_match(s) && directs {
         // The first command after a verb of running ("一律用 pnpm，不要用 npm": pnpm), then any
         // well-known command line ("kubectl delete 一律不许你执行"), then the one forbidden
         // after a place ("千万别在 main 上直接 push"), then the subject ("注释一律写中文").
@@ -163,7 +169,7 @@ static ZH_TAKES: LazyLock<Regex> = LazyLock::new(|| {
 /// tag", "别再用那个 old-deploy.sh".
 static ZH_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:跑|运行|执行|调用|使用|用|不要|别|禁止|不许|不准|不能)\s*(?:一下|一遍|下)?\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?\s*(?:那个|这个)?\s*(-{0,2}[A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
+        r"(?:跑|运行|执行|调用|使用|用|不要|别|禁止|不许|不准|不能)\s*(?:一下|一遍|下)?\s*(?:再)?\s*(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?(?:到|进)?\s*(?:那个|这个)?\s*(-{0,2}[A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
     )
 });
 static ZH_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -190,13 +196,13 @@ static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
 /// "we don't use lodash here", "don't use var, use const".
 static EN_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:please\s+)?(?:always\s+)?prefer\s+`?([\w.@/+-]+)`?\s+(?:over|to)\s|^we\s+(?:don't|do not|never)\s+use\s+`?([\w.@/+-]+)`?|^(?:please\s+)?(?:don't|do not)\s+use\s+`?([\w.@/+-]+)`?,?\s+(?:use|prefer)\s|^(?:please\s+)?use\s+`?([\w.@/+-]+)`?,?\s+not\s|^(?:please\s+)?stop\s+using\s+`?([\w.@/+-]+(?:\s[a-z][\w.-]*)?)`?|\buse\s+`?([\w.@/+-]+)`?\s+(?:instead of|rather than)\s",
+        r"(?i)^(?:please\s+)?(?:always\s+)?prefer\s+`?([\w.@/+-]+)`?\s+(?:over|to)\s|^we\s+(?:don't|do not|never)\s+use\s+`?([\w.@/+-]+)`?|^(?:please\s+)?(?:don't|do not)\s+use\s+`?([\w.@/+-]+)`?,?\s+(?:use|prefer)\s|^(?:please\s+)?use\s+`?([\w.@/+-]+)`?,?\s+not\s|^(?:please\s+)?stop\s+using\s+`?([\w.@/+-]+(?:\s[a-z][\w.-]*)?(?:\s--?[a-z][\w=-]*)?)`?|\buse\s+`?([\w.@/+-]+)`?\s+(?:instead of|rather than)\s",
     )
 });
 /// A command a rule forbids, wherever the rule says it ("千万别在 main 上直接 git push").
 static ZH_FORBIDDEN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:不要|别|禁止|不许|不准|不能|千万别|千万不要|严禁)\s*(?:再)?\s*(?:在\s*\S{1,20}?\s*(?:上|里|中|下)\s*)?(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?\s*(?:那个|这个)?\s*(-{0,2}[A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
+        r"(?:不要|别|禁止|不许|不准|不能|千万别|千万不要|严禁)\s*(?:再)?\s*(?:在\s*\S{1,20}?\s*(?:上|里|中|下)\s*)?(?:手动|直接|随便|擅自|自己|自动|主动|私自|偷偷)?\s*(?:用|执行|运行|跑|调用|出现|写|提交|推|改|动|碰|装|安装|引入|加)?(?:到|进)?\s*(?:那个|这个)?\s*(-{0,2}[A-Za-z][\w./:+-]*(?:[ \t]+-{0,2}[A-Za-z][\w./:=+-]*){0,3})",
     )
 });
 /// The subject a rule is about, said first: "注释一律写中文", "commit message 统一用英文".
@@ -358,7 +364,7 @@ static SELF_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// A command line: a well-known tool and what follows it ("kubectl delete", "git push").
 static EN_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:git|npm|npx|pnpm|yarn|cargo|make|terraform|kubectl|helm|docker-compose|docker|pip3|pip|poetry|uv|buf|bazel|gradle|mvn|rake|bundle|rails|brew|apt-get|apt|gh|aws|gcloud|az|ansible|pulumi|psql|mysql|redis-cli|flyway|alembic|prisma|tox|pytest|jest|vitest|eslint|prettier|ruff|mypy|tsc|sudo|rsync|systemctl|dotnet|composer|nx|turbo|skaffold|argocd|wrangler|vercel|heroku|flyctl|kustomize|eksctl|cdk)(?-u:\b)(?:[ \t]+-{0,2}[a-z][\w:=./-]*){0,3}",
+        r"(?i)\b(?:git|npm|npx|pnpm|yarn|cargo|make|terraform|kubectl|helm|docker-compose|docker|pip3|pip|poetry|uv|buf|bazel|gradle|mvn|rake|bundle|rails|brew|apt-get|apt|gh|aws|gcloud|az|ansible|pulumi|psql|mysql|redis-cli|flyway|alembic|prisma|tox|pytest|jest|vitest|eslint|prettier|ruff|mypy|tsc|sudo|rsync|systemctl|dotnet|composer|nx|turbo|skaffold|argocd|wrangler|vercel|heroku|flyctl|kustomize|eksctl|cdk|go (?:mod|build|test|run|get|install|generate|vet|work))(?-u:\b)(?:[ \t]+-{0,2}[a-z][\w:=./-]*){0,3}",
     )
 });
 static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
@@ -431,6 +437,7 @@ fn command(text: &str) -> String {
         "something",
         "any",
         "all",
+        "just",
     ];
     let mut words = Vec::new();
     // "cargo fmt全仓": the command ends where the Chinese starts.

@@ -12,7 +12,7 @@ use super::re;
 pub(super) fn is_request(s: &str) -> bool {
     static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:please\s+)?(?:can|could|would|will) you (?:please )?(?:remember|keep in mind|note|save|add|store|commit)\b",
+            r"(?i)^(?:please\s+)?(?:can|could|would|will) (?:you|u) (?:please |pls )?(?:remember|keep in mind|note|save|add|store|commit)\b",
         )
     });
     REQUEST.is_match(s.trim())

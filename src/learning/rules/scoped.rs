@@ -19,9 +19,9 @@ use crate::learning::Kind;
 const ZH_SCOPE: &str = r"(?:在\s*)?(?:(?:我们|咱们|我们这边|咱们这边)\s*(?:这儿|这里|这边|这|组里|组|团队里|团队|项目里|公司里|部门里|内部|仓库里|代码里|系统里|业务里|里)|(?:我们|咱们)?\s*(?:这个|本)\s*(?:项目|仓库|repo|代码库)\s*(?:里|中)|这里|这儿|这边|[A-Za-z0-9\p{Han}]{1,10}\s*(?:里|中)的)";
 /// The verb of a meaning, with the adverbs people put before it. A bare 指 only before a space:
 /// the shortest term would otherwise end inside 指标, 指向, 指出.
-const ZH_IS: &str = r"(?:一般|通常|平时|其实|专门|都|主要|就|一直|向来|从来都|统一|全都|基本都|永远)?\s*(?:专指|特指|是指|指的是|说的是|的意思是|意思是|就是|是|指\s|代表|表示|等于|=)";
+const ZH_IS: &str = r"(?:一般|通常|平时|其实|只|仅|专门|都|主要|就|一直|向来|从来都|统一|全都|基本都|永远)?\s*(?:专指|特指|是指|指的是|说的是|的意思是|意思是|就是|是|指\s|代表|表示|等于|=)";
 /// "我们平时说的", "我们这说", "以后提到": the user naming how a word is used.
-const ZH_SAY: &str = r"(?:\p{Han}{1,4}?(?:嘴里|口中|口里)的|(?:以后|今后|往后|后面|之后|下次)?\s*(?:我们|咱们|大家|我)?\s*(?:这边|这儿|这里|这|组里|团队里|内部|\p{Han}{1,3}里|\p{Han}{2}(?:组|科室|部门|团队|侧))?\s*(?:平时|一般|通常|经常|常|内部)?\s*(?:简称的|叫的|所谓的|说的|讲的|提到的|口中的|所说的|嘴里的|说起|提到|说到|讲到|说|讲|提))";
+const ZH_SAY: &str = r"(?:\p{Han}{1,4}?(?:嘴里|口中|口里)的|(?:以后|今后|往后|后面|之后|下次)?\s*(?:我们|咱们|大家|我)?\s*(?:这边|这儿|这里|这|组里|团队里|内部|\p{Han}{1,3}里|\p{Han}{2}(?:组|科室|部门|团队|侧))?\s*(?:平时|一般|通常|经常|常|内部)?\s*(?:简称的|叫的|所谓的|说的|说得|讲的|提到的|口中的|所说的|嘴里的|说起|提到|说到|讲到|说|讲|提))";
 
 /// A term that may open with an ASCII word: "T+1 清算", "B 端".
 pub(super) const TM: &str = r#"["“'`‘「『《]?((?:[A-Za-z0-9+._-]+\s)??[^\s，,。；;：:！!？?（）()"“”'`‘’「」『』《》]{1,20}?)["”'`’」』》]?"#;
@@ -47,12 +47,12 @@ static ZH_NAMED: LazyLock<Regex> = LazyLock::new(|| {
 const EN_SCOPE: &str = r"(?:here|for us|around here|(?:in|throughout|across) (?:our|this|the)\s+(?:[\w-]+\s+){0,2}?(?:code(?:base)?|repo(?:sitory)?|project|team|org|company|world|stack|setup|system|docs|sync code|services?|infra|domain|context|shop|codebase|model|schema|data|db|database|api|ui|app|product)|on (?:our|this|the) (?:team|project|repo|side)|at (?:our company|work))";
 static EN_TERM_SCOPE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^{ET}\s+{EN_SCOPE},?\s+(?:always\s+|usually\s+|just\s+|only\s+|specifically\s+|basically\s+)?(?:is|are|=|means|refers to|denotes|stands for)(?:\s+(?:always|usually|just|only|specifically|basically))?\s+(.{{2,}})$"
+        r"(?i)^(?:an?\s+)?{ET}\s+{EN_SCOPE},?\s+(?:always\s+|usually\s+|just\s+|only\s+|specifically\s+|basically\s+)?(?:is|are|=|means|refers to|denotes|stands for)(?:\s+(?:always|usually|just|only|specifically|basically))?\s+(.{{2,}})$"
     ))
 });
 static EN_SCOPE_TERM: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^{EN_SCOPE},?\s+{ET}\s+(?:is|are|=|means|refers to|denotes|stands for)(?:\s+(?:always|usually|just|only|specifically|basically))?\s+(.{{2,}})$"
+        r"(?i)^{EN_SCOPE},?\s+(?:an?\s+)?{ET}\s+(?:is|are|=|means|mean|refers to|denotes|stands for)(?:\s+(?:always|usually|just|only|specifically|basically))?\s+(.{{2,}})$"
     ))
 });
 /// "ops in ticket titles means the platform team": a word where it is used, and a strong verb.
