@@ -271,7 +271,7 @@ def main():
         return
     for split in ("tuned", "heldout", "fresh", "fresh2", "tuned2", "fresh3", "fresh4", "fresh5", "fresh6",
                   "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12",
-                  "fresh13", "fresh14"):
+                  "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18"):
         write(HERE / "corpus" / split, load(split))
 
 
