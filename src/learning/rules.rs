@@ -22,195 +22,8 @@ pub struct Candidate {
     pub confidence: f64,
 }
 
-/// How one session is read: the user's turns and the assistant's, in order.
-#[derive(Debug, Default)]
-pub struct Conversation {
-    /// The term the assistant's last message asked the meaning of.
-    asked: Option<answer::Asked>,
-    /// How many of `found` the last user turn added (the assistant may confirm them).
-    last_turn: usize,
-    /// The last user turn when no rule read it, and its line: the assistant's echo may.
-    unread: Option<(String, u64)>,
-    /// The assistant's last message, lower-cased: what a user's "no, …" corrects.
-    said: String,
-    pub found: Vec<(Candidate, u64)>,
-}
-
-impl Conversation {
-    /// A user turn at `line`: its prose (already cleaned).
-    pub fn user(&mut self, prose: &str, line: u64) {
-        let prose = &plain(prose);
-        let before = self.found.len();
-        // An answer to the assistant's question about a word is read first: its sentences
-        // explain that word, whatever else they look like ("… >2x = page someone").
-        if let Some(c) = self.asked.take().and_then(|asked| answer(&asked, prose)) {
-            if !super::looks_like_secret(prose) {
-                self.found.push((c, line));
-            }
-        } else {
-            self.sentences(prose, line);
-        }
-        self.last_turn = self.found.len() - before;
-        self.unread = (self.last_turn == 0 && !super::looks_like_secret(prose))
-            .then(|| (prose.to_string(), line));
-    }
-
-    /// The candidates of each sentence of a user turn. A sentence that disputes the
-    /// assistant's reading of a word ("that's not what fastlane means here") lets a later plain
-    /// "fastlane is …" define it.
-    fn sentences(&mut self, prose: &str, line: u64) {
-        let mut disputed: Option<String> = None;
-        let before = self.found.len();
-        let negated = correction::negated(prose);
-        let mut previous = String::new();
-        for (sentence, mark) in super::clean::sentences(prose) {
-            // A sentence holding a credential proposes nothing, whatever part of it a rule took.
-            if super::looks_like_secret(&sentence) {
-                continue;
-            }
-            let previous = std::mem::replace(&mut previous, sentence.clone());
-            // "No no. The admin panel is a separate app": after a "no", a plain "X is …" about a
-            // word of the assistant's last message corrects its reading of that word.
-            // Only the first reading it corrects: what follows is the user's own explanation.
-            let first = self.found.len() == before;
-            let corrected = (negated && first).then(|| self.corrects(&sentence)).flatten();
-            let found = corrected
-                .or_else(|| candidate(&sentence, mark))
-                .or_else(|| first.then(|| remember::recalled(&sentence, &previous)).flatten())
-                .map(|c| self.undone(c, &sentence));
-            // One rule of behaviour a turn: the sentences after it explain it ("use pm clear
-            // instead") rather than set another. But a rule against what the assistant just did
-            // is the one the turn is about ("we use pnpm, always. never run npm install here"
-            // after it ran npm install).
-            let earlier = self.found[before..].iter().position(|(f, _)| f.kind == Kind::Behaviour);
-            if let (Some(c), Some(i)) = (&found, earlier) {
-                if c.kind == Kind::Behaviour {
-                    if self.did(&c.term) && !self.did(&self.found[before + i].0.term) {
-                        self.found[before + i].0 = c.clone();
-                    }
-                    continue;
-                }
-            }
-            if let Some(c) = found {
-                self.found.push((c, line));
-            } else if let Some(word) = correction::disputed(&sentence) {
-                // "thats not what monolith means here lol, the monolith is the rails app …".
-                let after = sentence.match_indices([',', '，', ';', '；']).find_map(|(i, mark)| {
-                    self.redefined(&word, strip_filler(sentence[i + mark.len()..].trim()))
-                });
-                match after {
-                    Some(c) => self.found.push((c, line)),
-                    None => disputed = Some(word),
-                }
-            } else if let Some(word) = &disputed {
-                if let Some(c) = self.redefined(word, &sentence) {
-                    self.found.push((c, line));
-                    disputed = None;
-                }
-            }
-        }
-    }
-
-    /// A plain "X is …" of the disputed `word`, as the correction of its reading.
-    fn redefined(&self, word: &str, sentence: &str) -> Option<Candidate> {
-        let plain = loose_definition(sentence).or_else(|| plain_is(sentence));
-        let mut c = plain.filter(|c| c.term.eq_ignore_ascii_case(word))?;
-        c.kind = Kind::Correction;
-        Some(c)
-    }
-
-    /// Whether the assistant's last message named `term` (a command it ran, a word it used).
-    fn did(&self, term: &str) -> bool {
-        term.chars().count() >= 2 && self.said.contains(&term.to_lowercase())
-    }
-
-    /// A rule of behaviour about what the assistant just did: "装依赖统一用 pnpm 别用 npm
-    /// install" after it ran npm install is about `npm install`, the command it forbids.
-    fn undone(&self, mut c: Candidate, sentence: &str) -> Candidate {
-        if c.kind == Kind::Behaviour && !self.did(&c.term) {
-            if let Some(forbidden) = behaviour::forbidden(sentence).filter(|f| self.did(f)) {
-                c.term = forbidden;
-            }
-        }
-        c
-    }
-
-    /// A plain "X is …" (after any "no,") whose X the assistant's last message used.
-    fn corrects(&self, sentence: &str) -> Option<Candidate> {
-        let rest = correction::after_no(sentence);
-        let mut c =
-            plain_is(rest).or_else(|| loose_definition(rest)).or_else(|| self.said_first(rest))?;
-        let word = c.term.to_lowercase();
-        if word.chars().count() < 2 || !self.said.contains(&word) || is_generic(&word) {
-            return None;
-        }
-        c.kind = Kind::Correction;
-        Some(c)
-    }
-
-    /// "你理解错了 备付金账户只用于退款垫付，…": a Chinese sentence that starts with a word of
-    /// the assistant's last message (the longest that fits, of three characters or more) is
-    /// about that word.
-    fn said_first(&self, rest: &str) -> Option<Candidate> {
-        let head: Vec<char> = rest
-            .chars()
-            .take_while(|c| !c.is_whitespace() && !"，,。：:".contains(*c))
-            .take(10)
-            .collect();
-        (3..=head.len()).rev().find_map(|n| {
-            let word: String = head[..n].iter().collect();
-            let han = word.chars().filter(|c| !c.is_ascii()).count() >= 2;
-            (han && self.said.contains(&word))
-                .then(|| make(&word, rest[word.len()..].trim(), Kind::Correction, 0.7))
-                .flatten()
-        })
-    }
-
-    /// Forgets what was found after the first `keep` candidates (the session was rewound).
-    pub fn rewind(&mut self, keep: usize) {
-        self.found.truncate(keep);
-        self.asked = None;
-        self.last_turn = 0;
-        self.unread = None;
-    }
-
-    /// An assistant turn: a question about a word sets up the next user turn as its answer; a
-    /// confirmation naming the term just proposed raises its confidence.
-    pub fn assistant(&mut self, text: &str) {
-        self.asked = asked_term(text);
-        self.said = text.to_lowercase();
-        if let Some((user, line)) = self.unread.take() {
-            if let Some(c) =
-                echo::echoed(text, &user).filter(|c| !super::looks_like_secret(&c.explanation))
-            {
-                self.found.push((c, line));
-                self.last_turn = 1;
-            }
-        }
-        let start = self.found.len() - self.last_turn;
-        for (c, _) in &mut self.found[start..] {
-            if confirms(text, &c.term) {
-                c.confidence = (c.confidence + CONFIRMED_BONUS).min(MAX_CONFIDENCE);
-                add_named(&mut c.explanation, text, &c.term);
-            }
-        }
-        self.last_turn = 0;
-    }
-}
-
-const CONFIRMED_BONUS: f64 = 0.1;
+/// The most confidence a proposal reaches.
 const MAX_CONFIDENCE: f64 = 0.99;
-
-/// `prose` without what decorates words and means nothing to the rules: Markdown emphasis
-/// ("**Grandpa**") and emoji ("wrong fishbowl 😅 fishbowl is …").
-fn plain(prose: &str) -> String {
-    prose
-        .replace("**", "")
-        .replace("__", "")
-        .chars()
-        .filter(|c| !matches!(*c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0xFE0F | 0x200D))
-        .collect()
-}
 
 /// The candidate of one sentence, if a rule holds and no exclusion does.
 pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
@@ -649,54 +462,6 @@ pub(super) static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-// ---- the assistant's confirmation: see [`answer`] for its question ---------------------------
-
-/// The assistant's confirmation: it names the term and says it understood.
-fn confirms(text: &str, term: &str) -> bool {
-    static OK: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"(?i)(?:got it|understood|noted|will do|i'll remember|明白|了解|收到|记住了|好的|知道了)",
-        )
-    });
-    text.contains(term) && OK.is_match(text)
-}
-
-/// The most identifiers and paths a confirmation adds to an explanation.
-const MAX_NAMED: usize = 3;
-
-/// Adds to `explanation` the identifiers and paths that the assistant's confirmation names in
-/// its sentences about `term` and the user's words did not (the spec: the draft comes from the
-/// user's words "and the assistant's confirmation when it names identifiers or paths"): code
-/// spans, paths, file names, `snake_case` and `CamelCase` names. Prose is not taken from it.
-fn add_named(explanation: &mut String, confirmation: &str, term: &str) {
-    static NAMED: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"`([^`\n]{2,80})`|((?:[\w.@~-]+/)+[\w.-]*|[\w-]+\.(?:rs|py|go|ts|tsx|js|json|toml|ya?ml|md|sh|sql|java|kt|rb|c|cc|cpp|h)\b|\b[A-Za-z][a-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b)",
-        )
-    });
-    let prose = super::clean::prose(confirmation);
-    let mut named: Vec<String> = Vec::new();
-    for (sentence, _) in super::clean::sentences(&prose) {
-        if !sentence.contains(term) {
-            continue;
-        }
-        for caps in NAMED.captures_iter(&sentence) {
-            let Some(m) = caps.get(1).or_else(|| caps.get(2)) else { continue };
-            let name = m.as_str().trim_end_matches(['.', ',', ';', ':']);
-            let known = name.is_empty()
-                || name == term
-                || explanation.contains(name)
-                || named.iter().any(|n| n == name);
-            if !known && named.len() < MAX_NAMED {
-                named.push(name.to_string());
-            }
-        }
-    }
-    if !named.is_empty() {
-        explanation.push_str(&format!(" ({})", named.join(", ")));
-    }
-}
-
 // ---- helpers -------------------------------------------------------------------------------
 
 fn join(what: &str, rest: Option<&str>) -> String {
@@ -721,6 +486,7 @@ fn re(pattern: &str) -> Regex {
 
 mod answer;
 mod behaviour;
+mod conversation;
 mod correction;
 mod echo;
 mod exclude;
@@ -729,6 +495,8 @@ mod scoped;
 mod term;
 #[cfg(test)]
 mod tests;
+
+pub use conversation::Conversation;
 
 use answer::{answer, asked_term};
 use behaviour::behaviour;
