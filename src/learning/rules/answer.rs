@@ -151,7 +151,7 @@ static OPTIONS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// An answer that picks an offered meaning by a word of it: "the go one", "go 那个".
 static PICK_BY_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:the\s+)?([\w-]{2,20})\s+one[.!]?$|^([\w-]{1,20}|\p{Han}{1,8}?)\s*的?那个[。.!]?$")
+    re(r"(?i)^(?:the\s+)?([\w-]{2,20})\s+one[.!]?$|^([\w-]{1,20})\s*的?那个[。.!]?$")
 });
 
 /// A question that offers a meaning for yes or no: "“拉齐”在这里是指同步 schema 吗？", "By 'the
@@ -201,7 +201,7 @@ pub(super) fn asked_term(text: &str) -> Option<Asked> {
     let guessed = GUESSED.iter().find_map(|p| p.captures(text));
     let guess = guessed.as_ref().map(|c| c[c.len() - 1].trim().to_string());
     let (term, loose) = match strict
-        .or_else(|| guessed.and_then(|c| c.get(1).or(c.get(2)).map(|m| m.as_str().to_string())))
+        .or_else(|| guessed.map(|c| c[1].to_string()))
         .or_else(|| ASKED_ACRONYM.captures(text).map(|c| c[1].to_string()))
     {
         Some(term) => (term, false),

@@ -42,18 +42,17 @@ fn keep(inner: &str, asked_to_keep: bool) -> Option<Candidate> {
         read => (None, read),
     };
     // "测试环境域名是 test.kuaiyun.dev": a fact about the 测试环境, the thing it opens with.
-    let read = read.map(|c| match remembered_subject(&inner) {
-        Some(thing)
-            if ATTRIBUTE.is_match(c.term.strip_prefix(thing.term.as_str()).unwrap_or("")) =>
-        {
-            let attribute = &c.term[thing.term.len()..];
-            Candidate {
+    let read = read.map(|c| {
+        let thing = remembered_subject(&inner).map(|t| t.term);
+        let attribute = thing.as_deref().and_then(|t| c.term.strip_prefix(t));
+        match attribute.filter(|a| ATTRIBUTE.is_match(a)) {
+            Some(attribute) => Candidate {
                 explanation: format!("{attribute} {}", c.explanation),
-                term: thing.term,
+                term: thing.unwrap_or_default(),
                 ..c
-            }
+            },
+            None => c,
         }
-        _ => c,
     });
     let mut c = read
         .or_else(|| remembered_thing(&inner))

@@ -304,7 +304,7 @@ fn a_rule_against_what_the_assistant_just_did_is_about_that() {
 }
 
 #[test]
-fn shapes_learnt_from_the_thirteenth_and_fourteenth_parts() {
+fn shapes_learnt_from_the_last_blind_parts() {
     for (s, term) in [
         ("ghost orders are orders that got paid but never shipped", "ghost orders"),
         ("stop touching package-lock.json in your PRs unless deps changed", "package-lock.json"),
