@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::store::files::{read_if_exists, write_atomic};
+use crate::store::links::{self, Link};
 use crate::store::{Glossary, Store};
 
 pub use crate::matching::Origin;
@@ -78,6 +79,24 @@ impl Project {
                 trusted.into_iter().any(|t| canonical.as_os_str() == t)
             }
             _ => false,
+        }
+    }
+
+    /// The first link among `.tinylingo/` and the files the glossary is read from: such a
+    /// glossary is read only when the user trusted the folder with `--links`
+    /// ([`crate::store::links`]). One `lstat` each.
+    pub fn read_link(&self) -> Option<Link> {
+        links::first(self.store.dir(), &["glossary.json", "glossary.index"])
+    }
+
+    /// Refuses to read the glossary through a link unless the root is in `trusted_links`.
+    pub fn check_links<'t>(
+        &self,
+        trusted_links: impl Iterator<Item = &'t str> + Clone,
+    ) -> Result<()> {
+        match self.read_link() {
+            Some(link) if !self.is_trusted(trusted_links) => Err(link.refuse_read(&self.root)),
+            _ => Ok(()),
         }
     }
 
@@ -183,13 +202,25 @@ impl Scopes {
         let (trusted, problem) = match &project {
             None => (false, None),
             Some(p) => {
-                let list = crate::store::config::Config::load(&user)
-                    .map(|c| c.trusted())
-                    .unwrap_or_default();
-                (p.is_trusted(list.iter().map(String::as_str)), p.check().err())
+                let config = crate::store::config::Config::load(&user).unwrap_or_default();
+                let (list, links) =
+                    (config.trusted(), config.folders(crate::store::config::TRUST_LINKS_KEY));
+                let problem =
+                    p.check_links(links.iter().map(String::as_str)).and_then(|()| p.check());
+                (p.is_trusted(list.iter().map(String::as_str)), problem.err())
             }
         };
         Scopes { user, project, trusted, problem }
+    }
+
+    /// These scopes without the project glossary unless it is trusted: what the model may read
+    /// (the MCP tools), as the hook injects nothing of an untrusted one.
+    pub fn trusted_only(mut self) -> Scopes {
+        if !self.trusted {
+            self.project = None;
+            self.problem = None;
+        }
+        self
     }
 
     /// The index of the project glossary the hook would use here: trusted and readable (an
@@ -323,6 +354,16 @@ pub fn for_writing(start: &Path, user: &Store) -> Project {
         }
     }
     Project::at(start.to_path_buf(), user)
+}
+
+/// A link in the `.tinylingo/` of the project whose root is `folder`, if it has one (what
+/// `trust` names, and refuses without `--links`).
+pub fn link_in(folder: &Path, user: &Store) -> Option<Link> {
+    let project = Project::at(folder.to_path_buf(), user);
+    if project.store.dir() == user.dir() {
+        return None;
+    }
+    links::first(project.store.dir(), &["glossary.json", "glossary.index"])
 }
 
 /// What `trust` should add about `folder` (canonical) when the hook will find nothing to use

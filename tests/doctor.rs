@@ -48,6 +48,7 @@ fn a_fresh_home_has_nothing_wrong() {
         [
             "assistants",
             "config",
+            "store permissions",
             "glossary",
             "index",
             "credentials",
@@ -153,4 +154,22 @@ fn the_journal_on_needs_the_after_response_hook() {
     assert_eq!(code, 0, "{checks:#?}");
     assert_eq!(find(&checks, "after-response hook", Some("claude"))["ok"], true);
     assert!(find(&checks, "thread journal", None)["detail"].as_str().unwrap().starts_with("on"));
+}
+
+#[cfg(unix)]
+#[test]
+fn settings_readable_by_others_are_reported_with_the_fix() {
+    use std::os::unix::fs::PermissionsExt;
+    let h = installed();
+    h.ok(&["config", "smart.apiKey", "sk-local-1"]);
+    let (_, checks) = doctor(&h);
+    assert_eq!(find(&checks, "store permissions", None)["ok"], true, "{checks:#?}");
+    let config = h.path(".config/tinylingo/config.json");
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, checks) = doctor(&h);
+    assert_eq!(code, 1, "{checks:#?}");
+    let check = find(&checks, "store permissions", None);
+    assert_eq!(check["ok"], false);
+    assert!(check["detail"].as_str().unwrap().contains("config.json"), "{check}");
+    assert!(check["fix"].as_str().unwrap().starts_with("chmod 600 "), "{check}");
 }

@@ -502,13 +502,16 @@ fn record_with_project_writes_the_project_glossary_of_the_server_s_folder() {
     let git = std::process::Command::new("git").args(["init", "-q"]).current_dir(&repo).status();
     assert!(git.unwrap().success());
     let (mut s, _) = Session::start_in(&home, &repo.join("src"));
-    let a = s.ok(
-        "record",
-        json!({"term": "智能抠图", "explanation": "ProjectA 背景移除模块，类名 BGRemover", "project": true}),
-    );
+    let args = json!({"term": "智能抠图", "explanation": "ProjectA 背景移除模块，类名 BGRemover", "project": true});
+    // Not before the user trusts the folder: the model neither writes there nor trusts it.
+    let (error, message) = s.call("record", args.clone());
+    assert!(error && message.contains("tinylingo trust"), "{message}");
+    assert!(!repo.join(".tinylingo/glossary.json").exists(), "nothing written");
+    home.run(&["trust", repo.to_str().unwrap()]).ok();
+    let a = s.ok("record", args);
     assert_eq!(a["scope"], "project");
     s.finish();
-    // At the work tree's root, trusted (the user wrote it), and nothing in the user's own.
+    // At the work tree's root, and nothing in the user's own.
     let file = repo.join(".tinylingo/glossary.json");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("BGRemover"), "{text}");

@@ -473,6 +473,17 @@ fn request_carries_the_api_key_as_a_bearer_token() {
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].header("authorization"), Some("Bearer sk-test-4242"));
+    // The hook read the key from config.json: the index, which any process of the user's may
+    // map and a project's sits in a work tree, holds no copy of it.
+    let index = std::fs::read(home.index()).unwrap();
+    assert!(!index.windows(12).any(|w| w == b"sk-test-4242"), "the index holds the key");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&home.config()), 0o600, "config.json holds the key: owner only");
+        assert_eq!(mode(&home.store()), 0o700, "the store's folder: owner only");
+    }
 }
 
 #[test]

@@ -143,7 +143,13 @@ pub fn inbox(store: &Store, action: Option<InboxAction>, format: Format) -> Resu
             };
             let mut code = 0u8;
             for id in &ids {
-                match decide::accept(store, project.as_ref(), id, explanation.as_deref()) {
+                match decide::accept(
+                    store,
+                    project.as_ref(),
+                    id,
+                    explanation.as_deref(),
+                    crate::ops::actions::Writer::Person,
+                ) {
                     Ok((p, outcome)) => match outcome.recorded {
                         Recorded::Unchanged => eprintln!("Already recorded: {}", p.term),
                         _ => eprintln!("Recorded: {} → {}", outcome.term, outcome.explanation),

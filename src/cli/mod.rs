@@ -212,6 +212,10 @@ Examples:\n  tinylingo trust\n  tinylingo trust ~/src/projecta")]
     Trust {
         /// The project's folder (default: the project of the current folder).
         dir: Option<String>,
+        /// Trust it even though its .tinylingo folder or glossary is a link (named first):
+        /// the glossary is then read from where the link points.
+        #[arg(long)]
+        links: bool,
     },
     /// Stop using the project glossary of a folder.
     #[command(after_help = "Examples:\n  tinylingo untrust\n  tinylingo untrust ~/src/projecta")]

@@ -51,8 +51,14 @@ pub(super) fn run(command: Command) -> Result<u8> {
             let outcome = if project {
                 let project = project::for_writing(&current_dir()?, &store);
                 let note = project.creation_note();
-                let outcome =
-                    actions::record_in_project(&store, &project, &term, &explanation, force)?;
+                let outcome = actions::record_in_project(
+                    &store,
+                    &project,
+                    &term,
+                    &explanation,
+                    force,
+                    actions::Writer::Person,
+                )?;
                 if let Some(note) = note {
                     eprintln!("{note}");
                 }
@@ -112,11 +118,15 @@ pub(super) fn run(command: Command) -> Result<u8> {
             }
             let project = project::for_writing(&current_dir()?, &store);
             let note = project.creation_note().filter(|_| !dry_run);
+            let created = !project.glossary_path().exists();
             let to = entries::Target { store: &project.store, secrets: Some(Policy::Project) };
             let code = entries::import(to, &file, format, on_conflict, dry_run, json)
                 .map_err(|e| project.explain(e))?;
-            if !dry_run {
-                actions::adopt(&store, &project)?;
+            if !dry_run
+                && !actions::adopt(&store, &project, created)?
+                && !actions::is_trusted(&store, &project)
+            {
+                eprintln!("tinylingo: warning: {}", actions::untrusted_warning(&project));
             }
             if let Some(note) = note {
                 eprintln!("{note}");
@@ -130,9 +140,29 @@ pub(super) fn run(command: Command) -> Result<u8> {
             let report = crate::guard::check::check(&scopes, scope.get(), unused, now)?;
             check::print(&report, format.get())
         }
-        Command::Trust { dir } => {
+        Command::Trust { dir, links } => {
             let folder = project::trust_target(dir.as_deref(), &store)?;
-            if actions::trust(&store, &folder)? {
+            // A link in the folder is read only when the user saw it: named here, refused
+            // without --links.
+            if let Some(link) = project::link_in(&folder, &store) {
+                if !links {
+                    return Err(crate::Error::Refused {
+                        problem: format!(
+                            "{}: trusting the folder would read its glossary from where the \
+                             link points; nothing was trusted",
+                            link.describe()
+                        ),
+                        hint: Some(format!(
+                            "if you did not make the link, remove it (rm {}); if you did and \
+                             want it read: tinylingo trust --links {}",
+                            crate::error::shell_word(&link.path.to_string_lossy()),
+                            crate::error::shell_word(&folder.to_string_lossy())
+                        )),
+                    });
+                }
+                eprintln!("tinylingo: note: {}; trusted with --links, it is read", link.describe());
+            }
+            if actions::trust(&store, &folder, links)? {
                 eprintln!("Trusted: {}", folder.display());
             } else {
                 eprintln!("Already trusted: {}", folder.display());

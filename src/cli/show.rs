@@ -54,10 +54,11 @@ pub(super) fn matches(scopes: &Scopes, message: &str, format: Format, no_llm: bo
     let data = index.data().ok_or_else(|| Error::bad_input("the index failed validation", None))?;
     let project = scopes.project_index()?;
     let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
+    let key = crate::hook::api_key(&scopes.user, &data.settings);
     let smart = if no_llm {
         Smart::CandidatesOnly { threshold: data.settings.smart.fuzzy_threshold.to_native() }
     } else {
-        crate::hook::smart_mode(&data.settings)
+        crate::hook::smart_mode(&data.settings, &key)
     };
     let outcome = indexes.find(message, &smart);
     super::entries::note_untrusted(scopes);

@@ -138,6 +138,11 @@ fn open_project(store: &Store, settings: &ArchivedSettings, cwd: &str) -> Option
         });
         return None;
     }
+    // A glossary read through a link is the user's only when they trusted it knowingly.
+    if let Err(e) = project.check_links(settings.trusted_links.iter().map(|t| t.as_str())) {
+        log_line(store, settings, || format!("project glossary skipped: {e}"));
+        return None;
+    }
     match HookIndex::open(&project.store) {
         Ok(index) => {
             if let Some(why) = &index.fallback_reason {
@@ -214,7 +219,8 @@ pub fn respond<'a>(
     event: &Event,
 ) -> (Option<String>, Outcome<'a>) {
     let settings = &indexes.user.settings;
-    let outcome = indexes.find(&event.prompt, &smart_mode(settings));
+    let key = api_key(store, settings);
+    let outcome = indexes.find(&event.prompt, &smart_mode(settings, &key));
     let mut entries: Vec<BlockEntry> = outcome
         .hits()
         .map(|(e, smart)| BlockEntry { term: e.term, explanation: e.explanation, smart })
@@ -249,8 +255,20 @@ pub fn respond<'a>(
     (platform.spec().render_output(block.as_ref().map(|b| b.text.as_str())), outcome)
 }
 
-/// The smart-matching mode the settings ask for (shared with `match`).
-pub fn smart_mode(settings: &ArchivedSettings) -> Smart<'_> {
+/// `smart.apiKey`, read from `config.json` only when smart matching is on: the index holds no
+/// key (it is a file any process of the user's may map, and a project's sits in a work tree).
+pub fn api_key(store: &Store, settings: &ArchivedSettings) -> String {
+    if !settings.smart.enabled {
+        return String::new();
+    }
+    crate::store::config::Config::load(store)
+        .map(|c| c.settings().0.smart.api_key)
+        .unwrap_or_default()
+}
+
+/// The smart-matching mode the settings ask for (shared with `match`), with the `api_key`
+/// [`api_key`] read.
+pub fn smart_mode<'a>(settings: &'a ArchivedSettings, api_key: &'a str) -> Smart<'a> {
     let s = &settings.smart;
     if !s.enabled {
         return Smart::Off;
@@ -260,7 +278,7 @@ pub fn smart_mode(settings: &ArchivedSettings) -> Smart<'_> {
         llm: LlmRequest {
             endpoint: s.endpoint.as_str(),
             model: s.model.as_str(),
-            api_key: s.api_key.as_str(),
+            api_key,
             timeout: Duration::from_millis(s.timeout_ms.to_native()),
             template: s.prompt.as_str(),
         },

@@ -85,7 +85,12 @@ pub fn build(glossary: &Glossary, settings: &Settings) -> IndexData {
     let whole_words = settings.matching.word_boundary;
     automaton.set_whole_words(whole_words);
     fuzzy.whole_words = whole_words;
-    IndexData { settings: settings.clone(), entries, automaton, fuzzy }
+    // The index keeps only the settings the hook needs: not `smart.apiKey`, which the hook reads
+    // from config.json when it calls the model (the index is a file other processes may read,
+    // and a project's sits in a work tree that archives and build contexts pick up).
+    let mut settings = settings.clone();
+    settings.smart.api_key = String::new();
+    IndexData { settings, entries, automaton, fuzzy }
 }
 
 /// Builds the archive (without header) for a glossary and settings, in memory.

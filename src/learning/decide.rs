@@ -18,12 +18,15 @@ pub fn accept(
     project: Option<&Project>,
     id: &str,
     explanation: Option<&str>,
+    writer: actions::Writer,
 ) -> Result<(Proposal, RecordOutcome)> {
     let proposal = pending(&Inbox::load(store)?, id)?;
     let text = explanation.unwrap_or(&proposal.explanation);
     // `record` takes the store's lock itself; the inbox is updated after it.
     let outcome = match project {
-        Some(project) => actions::record_in_project(store, project, &proposal.term, text, false)?,
+        Some(project) => {
+            actions::record_in_project(store, project, &proposal.term, text, false, writer)?
+        }
         None => actions::record(store, &proposal.term, text, false)?,
     };
     set_status(store, id, Status::Accepted)?;

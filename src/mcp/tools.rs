@@ -291,7 +291,14 @@ fn record(store: &Store, a: RecordArgs) -> Result<Payload> {
         false => None,
     };
     let done = match &project {
-        Some(p) => actions::record_in_project(store, p, &a.term, &a.explanation, a.force),
+        Some(p) => actions::record_in_project(
+            store,
+            p,
+            &a.term,
+            &a.explanation,
+            a.force,
+            actions::Writer::Model,
+        ),
         // The model cannot record past the credential check: only the user can, in their shell.
         None => actions::record_with(store, &a.term, &a.explanation, a.force, Some(Policy::Model)),
     };
@@ -347,9 +354,10 @@ struct ListArgs {
 }
 
 /// The glossaries where the server runs (an assistant starts it in the session's folder): the
-/// user's, and the project glossary there, as the CLI sees them.
+/// user's, and the project glossary there when the user trusts it. An untrusted one came with
+/// a repository: the model reads none of it, as the hook injects none of it.
 fn scopes(store: &Store) -> Scopes {
-    Scopes::here(store.clone())
+    Scopes::here(store.clone()).trusted_only()
 }
 
 fn list(store: &Store, a: ListArgs) -> Result<Payload> {

@@ -169,62 +169,128 @@ pub fn set_config(store: &Store, key: &str, value: &str) -> Result<()> {
     save_config(store, &config)
 }
 
-/// Adds `folder` (canonical) to the trusted project roots; `false` when it was there already.
-pub fn trust(store: &Store, folder: &Path) -> Result<bool> {
-    change_trust(store, folder, true)
+/// Adds `folder` (canonical) to the trusted project roots, and with `links` to those whose
+/// glossary may be read through a link (`trust --links`); `false` when nothing changed.
+pub fn trust(store: &Store, folder: &Path, links: bool) -> Result<bool> {
+    change_trust(store, folder, true, links)
 }
 
-/// Takes `folder` (canonical) off the trusted project roots; `false` when it was not there.
+/// Takes `folder` (canonical) off the trusted project roots (and off `trust.links`); `false`
+/// when it was not trusted.
 pub fn untrust(store: &Store, folder: &Path) -> Result<bool> {
-    change_trust(store, folder, false)
+    change_trust(store, folder, false, true)
 }
 
-fn change_trust(store: &Store, folder: &Path, trusted: bool) -> Result<bool> {
+fn change_trust(store: &Store, folder: &Path, trusted: bool, links: bool) -> Result<bool> {
+    use crate::store::config::{TRUST_KEY, TRUST_LINKS_KEY};
     let folder = folder.to_string_lossy().into_owned();
     let _lock = store.lock()?;
     let mut config = Config::load(store)?;
-    let mut list = config.trusted();
-    let present = list.contains(&folder);
-    if present == trusted {
-        return Ok(false);
+    let mut changed = false;
+    let keys: &[&str] = if links { &[TRUST_KEY, TRUST_LINKS_KEY] } else { &[TRUST_KEY] };
+    for &key in keys {
+        let mut list = config.folders(key);
+        let present = list.contains(&folder);
+        if present == trusted {
+            continue;
+        }
+        if trusted {
+            list.push(folder.clone());
+        } else {
+            list.retain(|f| *f != folder);
+        }
+        config.set_folders(key, list);
+        changed |= key == TRUST_KEY || trusted;
     }
-    if trusted {
-        list.push(folder);
-    } else {
-        list.retain(|f| *f != folder);
+    if changed {
+        save_config(store, &config)?;
     }
-    config.set_trusted(list);
-    save_config(store, &config)?;
-    Ok(true)
+    Ok(changed)
+}
+
+/// Who asks for a write into a project glossary: trust in a folder is given only by a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writer {
+    /// A person at the command line (`record --project`, `import --project`, `inbox accept`).
+    Person,
+    /// The model, through an MCP tool: it never writes into a folder the user has not trusted,
+    /// and never trusts one.
+    Model,
 }
 
 /// `record --project`: records in the project's glossary (creating `.tinylingo/` and its
-/// `.gitignore` first), and trusts the project's folder: the user wrote its glossary. A
-/// credential is refused with no override.
+/// `.gitignore` first). A credential is refused with no override.
+///
+/// Trust: a glossary this record creates holds nothing but what the user (or the model, which
+/// may already record into the user's own glossary) wrote, so its folder is trusted; one that
+/// came from git is not, whoever writes into it: only `tinylingo trust` trusts it, and the
+/// outcome warns that the hook does not use it yet. The model ([`Writer::Model`]) is refused
+/// in an untrusted folder, with the command the user can run.
 pub fn record_in_project(
     user: &Store,
     project: &Project,
     term: &str,
     explanation: &str,
     force: bool,
+    writer: Writer,
 ) -> Result<RecordOutcome> {
     checked_entry(term, explanation, force)?;
     // Shared through git: a credential is refused whoever asks, with no override.
     secrets::screen(term, explanation, Policy::Project)?;
+    let trusted = is_trusted(user, project);
+    if writer == Writer::Model && !trusted {
+        return Err(untrusted_for_model(project));
+    }
+    let created = !project.glossary_path().exists();
     project.prepare()?;
-    let recorded = record_with(&project.store, term, explanation, force, None)
+    let mut recorded = record_with(&project.store, term, explanation, force, None)
         .map_err(|e| project.explain(e))?;
-    adopt(user, project)?;
+    if !adopt(user, project, created)? && !trusted {
+        recorded.warnings.push(untrusted_warning(project));
+    }
     Ok(recorded)
 }
 
+/// Whether the user trusts `project`'s folder (`trust.folders` in their config.json).
+pub fn is_trusted(user: &Store, project: &Project) -> bool {
+    let list = Config::load(user).map(|c| c.trusted()).unwrap_or_default();
+    project.is_trusted(list.iter().map(String::as_str))
+}
+
+/// The refusal of a model's write into a folder the user has not trusted.
+pub fn untrusted_for_model(project: &Project) -> Error {
+    Error::Refused {
+        problem: format!(
+            "the project glossary in {} is not trusted: the model neither writes into it nor              trusts it",
+            project.root.display()
+        ),
+        hint: Some(format!(
+            "ask the user to trust the folder, in their terminal: {}",
+            project.trust_command()
+        )),
+    }
+}
+
+/// What a person's write into an untrusted project glossary is told.
+pub fn untrusted_warning(project: &Project) -> String {
+    format!(
+        "the project glossary is not trusted (it came with the repository), so the hook does not \
+         use it; to use it: {}",
+        project.trust_command()
+    )
+}
+
 /// After the user wrote a project's glossary (`record`, `import --project`): its folder has
-/// its `.gitignore`, and is trusted. `true` when it was not trusted before.
-pub fn adopt(user: &Store, project: &Project) -> Result<bool> {
+/// its `.gitignore`, and, when this write `created` the glossary, is trusted. `true` when it
+/// was trusted now.
+pub fn adopt(user: &Store, project: &Project, created: bool) -> Result<bool> {
     project.prepare()?;
+    if !created {
+        return Ok(false);
+    }
     let root = std::fs::canonicalize(&project.root)
         .map_err(|e| Error::io(&project.root, "find folder", e))?;
-    if !trust(user, &root)? {
+    if !trust(user, &root, false)? {
         return Ok(false);
     }
     // Trusting wrote the user's config.json, which the project index's header fingerprints:

@@ -171,14 +171,53 @@ fn configuration(store: &Store) -> (Settings, Vec<Check>) {
                     "correct those values: `tinylingo config <key> <value>`",
                 )
             };
-            (settings, vec![check])
+            (settings, vec![check, privacy(store)])
         }
         Err(e) => {
             let fix = e.hint().unwrap_or_else(|| format!("repair {path} by hand"));
             let check = Check::fail("config", None, format!("{e}; the defaults apply"), fix);
-            (Settings::default(), vec![check])
+            (Settings::default(), vec![check, privacy(store)])
         }
     }
+}
+
+/// The store's folder and the files in it that hold settings (`config.json` may hold
+/// `smart.apiKey`; `installed.json` names the assistants' files) must not be readable by
+/// others: the folder is made 0700 and those files 0600, but a store made by an older version,
+/// or copied with `cp`, may be open.
+fn privacy(store: &Store) -> Check {
+    use crate::store::files::readable_by_others;
+    let open: Vec<PathBuf> =
+        [store.dir().to_path_buf(), store.config_path(), store.installed_path()]
+            .into_iter()
+            .filter(|p| readable_by_others(p))
+            .collect();
+    if open.is_empty() {
+        return Check::ok("store permissions", None, "only you can read the store's settings");
+    }
+    let names: Vec<String> = open.iter().map(|p| home_relative(p)).collect();
+    let words: Vec<String> =
+        open.iter().map(|p| crate::error::shell_word(&p.to_string_lossy())).collect();
+    let (dirs, files): (Vec<_>, Vec<_>) = open.iter().zip(&words).partition(|(p, _)| p.is_dir());
+    let mut fix = Vec::new();
+    if !dirs.is_empty() {
+        fix.push(format!(
+            "chmod 700 {}",
+            dirs.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>().join(" ")
+        ));
+    }
+    if !files.is_empty() {
+        fix.push(format!(
+            "chmod 600 {}",
+            files.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>().join(" ")
+        ));
+    }
+    Check::fail(
+        "store permissions",
+        None,
+        format!("readable by other users: {}", names.join(", ")),
+        fix.join(" && "),
+    )
 }
 
 /// The checks of every assistant that is there or still has our registration.

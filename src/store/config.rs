@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::files::{json_error, read_if_exists, write_atomic};
+use super::files::{json_error, read_if_exists, write_private};
 use super::Store;
 use crate::error::{Error, Result};
 use crate::language::Language;
@@ -35,6 +35,10 @@ pub struct Settings {
     /// (canonical absolute paths, see [`crate::project`]). Archived so that the hook knows the
     /// list without parsing `config.json`; changed only by `trust` and `untrust`.
     pub trusted: Vec<String>,
+    /// `trust.links`: the trusted roots whose glossary is read even through a link in their
+    /// `.tinylingo/` (`trust --links`: the user saw the link and trusted it knowingly; see
+    /// [`crate::store::links`]).
+    pub trusted_links: Vec<String>,
 }
 
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
@@ -106,6 +110,7 @@ impl Default for Settings {
             stats: StatsSettings { enabled: true },
             matching: MatchingSettings { word_boundary: true },
             trusted: Vec::new(),
+            trusted_links: Vec::new(),
         }
     }
 }
@@ -156,6 +161,8 @@ const KNOWN: &[(&str, Kind)] = &[
 /// The trust list's key: shown by `config`, but set only by `trust` and `untrust`, which
 /// canonicalise the folders (a path typed by hand would never match).
 pub const TRUST_KEY: &str = "trust.folders";
+/// The trusted folders whose glossary may be read through a link (`trust --links`).
+pub const TRUST_LINKS_KEY: &str = "trust.links";
 
 /// The dotted names of every key that can be set.
 pub fn known_keys() -> impl Iterator<Item = &'static str> {
@@ -195,7 +202,8 @@ impl Config {
         store.ensure_dir()?;
         let mut text = pretty_json(&self.raw);
         text.push('\n');
-        write_atomic(&store.config_path(), text.as_bytes())
+        // Private: it may hold `smart.apiKey`.
+        write_private(&store.config_path(), text.as_bytes())
     }
 
     /// The settings in force, and a warning for each value in the file that is of the wrong
@@ -224,6 +232,7 @@ impl Config {
                 short(other)
             )),
         }
+        s.trusted_links = self.folders(TRUST_LINKS_KEY);
         (s, warnings)
     }
 
@@ -243,23 +252,43 @@ impl Config {
             }
         }
         merged["trust"]["folders"] = Value::from(self.trusted());
+        let links = self.folders(TRUST_LINKS_KEY);
+        if !links.is_empty() {
+            merged["trust"]["links"] = Value::from(links);
+        }
         merged
     }
 
     /// The folders in `trust.folders` (what is not text is left out).
     pub fn trusted(&self) -> Vec<String> {
-        let list = lookup(&self.raw, TRUST_KEY).and_then(Value::as_array);
+        self.folders(TRUST_KEY)
+    }
+
+    /// The folders in the list at `key` (`trust.folders`, `trust.links`).
+    pub fn folders(&self, key: &str) -> Vec<String> {
+        let list = lookup(&self.raw, key).and_then(Value::as_array);
         list.into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
     }
 
     /// Replaces `trust.folders`.
     pub fn set_trusted(&mut self, folders: Vec<String>) {
+        self.set_folders(TRUST_KEY, folders);
+    }
+
+    /// Replaces the list at `key` (`trust.folders`, `trust.links`); an empty `trust.links` is
+    /// left out.
+    pub fn set_folders(&mut self, key: &str, folders: Vec<String>) {
+        let name = key.strip_prefix("trust.").expect("a trust list");
         let trust = self.raw.entry("trust").or_insert_with(|| Value::Object(Map::new()));
         if !trust.is_object() {
             *trust = Value::Object(Map::new());
         }
         let map = trust.as_object_mut().expect("made an object just above");
-        map.insert("folders".into(), Value::from(folders));
+        if folders.is_empty() && key == TRUST_LINKS_KEY {
+            map.shift_remove(name);
+        } else {
+            map.insert(name.into(), Value::from(folders));
+        }
     }
 
     /// The keys in the file that tinylingo does not know (dotted; for a warning).
@@ -283,7 +312,7 @@ impl Config {
     /// Sets a known key from its command-line text: `true`/`false` are booleans, numbers are
     /// numbers, anything else is text (text keys take the words as given).
     pub fn set(&mut self, key: &str, text: &str) -> Result<()> {
-        if key == TRUST_KEY {
+        if key == TRUST_KEY || key == TRUST_LINKS_KEY {
             return Err(Error::bad_input(
                 format!("{TRUST_KEY} is changed by `tinylingo trust` and `tinylingo untrust`"),
                 Some("tinylingo trust [DIR] (default: the project of the current folder)".into()),
@@ -454,7 +483,7 @@ fn collect_unknown(map: &Map<String, Value>, prefix: &str, found: &mut Vec<Strin
     for (k, v) in map {
         let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
         let group = format!("{key}.");
-        if kind_of(&key).is_some() || key == TRUST_KEY {
+        if kind_of(&key).is_some() || key == TRUST_KEY || key == TRUST_LINKS_KEY {
             continue;
         }
         match v {

@@ -80,6 +80,36 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     write_atomic_in_pieces(path, &[contents], usize::MAX)
 }
 
+/// [`write_atomic`] of a file only its owner may read (0600 on Unix, whatever the file had):
+/// for files that hold settings (`config.json`'s `smart.apiKey`).
+pub fn write_private(path: &Path, contents: &[u8]) -> Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.file()
+            .set_permissions(fs::Permissions::from_mode(0o600))
+            .map_err(|e| Error::io(path, "write", e))?;
+    }
+    file.file().write_all(contents).map_err(|e| Error::io(path, "write", e))?;
+    file.commit()
+}
+
+/// Whether the file or folder at `path` may be read by others than its owner (group or other
+/// bits set), on Unix; `false` when it is missing or elsewhere.
+pub fn readable_by_others(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// [`write_atomic`] of the concatenation of `parts`, handed to the kernel through a
 /// [`PieceWriter`] of `piece` bytes.
 pub fn write_atomic_in_pieces(path: &Path, parts: &[&[u8]], piece: usize) -> Result<()> {

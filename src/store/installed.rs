@@ -16,7 +16,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{read_if_exists, write_atomic};
+use super::files::{read_if_exists, write_private};
 use super::Store;
 use crate::error::Result;
 
@@ -70,7 +70,7 @@ impl Installed {
         }
         let mut text = serde_json::to_string_pretty(self).expect("the record serialises");
         text.push('\n');
-        write_atomic(&path, text.as_bytes())
+        write_private(&path, text.as_bytes())
     }
 
     pub fn file(&self, path: &Path) -> Option<&FileRecord> {

@@ -17,6 +17,7 @@ pub mod config;
 pub mod files;
 pub mod glossary;
 pub mod installed;
+pub mod links;
 pub mod recorded;
 pub mod sessions;
 pub mod usage;
@@ -129,15 +130,56 @@ impl Store {
         self.dir.join("scripts")
     }
 
-    /// Creates the folder when it is missing.
+    /// Whether this is a project's store (`.tinylingo/` in a repository).
+    pub fn is_project(&self) -> bool {
+        self.project
+    }
+
+    /// Creates the folder when it is missing: the user's private to the user (0700: it holds
+    /// settings, the journal and the inbox), a project's as the repository's other folders
+    /// (git and teammates read it). A project's folder that is a link is refused.
     pub fn ensure_dir(&self) -> Result<()> {
-        std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, "create folder", e))
+        if self.project {
+            self.confine()?;
+            return std::fs::create_dir_all(&self.dir)
+                .map_err(|e| Error::io(&self.dir, "create folder", e));
+        }
+        if self.dir.is_dir() {
+            return Ok(());
+        }
+        if let Some(parent) = self.dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, "create folder", e))?;
+        }
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&self.dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+                Err(Error::io(&self.dir, "create folder", e))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// For a project's store, refuses (naming it) a link at the folder or at any file of ours
+    /// in it ([`links`]): every writer checks this before it writes, so a repository cannot
+    /// make us write outside it. The user's own store writes through links (dotfiles).
+    pub fn confine(&self) -> Result<()> {
+        if !self.project {
+            return Ok(());
+        }
+        match links::first(&self.dir, STORE_FILES) {
+            Some(link) => Err(link.refuse_write()),
+            None => Ok(()),
+        }
     }
 
     /// Takes the store's exclusive lock, waiting for any other writer to finish, and clears
-    /// away what a killed writer left.
+    /// away what a killed writer left. A project's store with a link in it is refused
+    /// ([`Store::confine`]): every writer of its files holds this lock.
     pub fn lock(&self) -> Result<files::StoreLock> {
         self.ensure_dir()?;
+        self.confine()?;
         let lock = files::StoreLock::acquire(&self.lock_path())?;
         self.remove_stale_temp_files();
         Ok(lock)
@@ -159,6 +201,7 @@ impl Store {
 
     /// Takes the lock only when nobody holds it (the hook never waits on a running `record`).
     pub fn try_lock(&self) -> Option<files::StoreLock> {
+        self.confine().ok()?;
         files::StoreLock::try_acquire(&self.lock_path())
     }
 }
@@ -171,6 +214,22 @@ const INSTALLED_FILE: &str = "installed.json";
 const REMOVALS_FILE: &str = "removals.json";
 const USAGE_FILE: &str = "usage.json";
 const RECORDED_FILE: &str = "recorded.tsv";
+
+/// Every file a writer of ours may create or change in a store's folder: what a project's
+/// store checks for links before it writes ([`Store::confine`]).
+const STORE_FILES: &[&str] = &[
+    GLOSSARY_FILE,
+    INDEX_FILE,
+    ".lock",
+    ".gitignore",
+    RECORDED_FILE,
+    REMOVALS_FILE,
+    USAGE_FILE,
+    "usage.log",
+    "debug.log",
+    CONFIG_FILE,
+    INSTALLED_FILE,
+];
 
 /// Whether `name` is a temporary file of a writer of one of the files every writer of which
 /// holds the lock.

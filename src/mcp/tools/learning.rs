@@ -123,8 +123,13 @@ pub fn inbox(store: &Store, a: InboxArgs) -> Result<Payload> {
             };
             let mut recorded = Vec::new();
             for id in &a.ids {
-                let (_, outcome) =
-                    decide::accept(store, project.as_ref(), id, a.explanation.as_deref())?;
+                let (_, outcome) = decide::accept(
+                    store,
+                    project.as_ref(),
+                    id,
+                    a.explanation.as_deref(),
+                    crate::ops::actions::Writer::Model,
+                )?;
                 recorded.push(json!({"term": outcome.term, "explanation": outcome.explanation}));
             }
             Ok(Payload::plain(json!({"recorded": recorded})))
