@@ -19,6 +19,7 @@
 use std::path::Path;
 
 use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
+use jsonc_parser::errors::ParseError;
 use jsonc_parser::ParseOptions;
 use serde_json::{Map, Value};
 
@@ -40,7 +41,9 @@ pub enum Change {
 
 /// A settings file, parsed with its formatting, ready to be edited and written back.
 pub struct Settings {
-    root: CstRootNode,
+    /// Replaced as a whole by [`Settings::remove_node`], which edits the text.
+    root: std::cell::RefCell<CstRootNode>,
+    comments: bool,
 }
 
 /// Parses a settings file; an empty (or blank) file is an empty object. `comments`: whether
@@ -52,19 +55,7 @@ pub fn parse(path: &Path, bytes: &[u8], comments: bool) -> Result<Settings> {
         problem: "not UTF-8 text".into(),
     })?;
     let blank = text.trim().is_empty();
-    let options = ParseOptions {
-        allow_comments: comments,
-        allow_trailing_commas: comments,
-        allow_loose_object_property_names: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
-    let root = CstRootNode::parse(if blank { "{}\n" } else { text }, &options).map_err(|e| {
+    let root = parse_root(if blank { "{}\n" } else { text }, comments).map_err(|e| {
         Error::BadFile {
             path: path.to_path_buf(),
             line: Some(e.line_display()),
@@ -82,17 +73,81 @@ pub fn parse(path: &Path, bytes: &[u8], comments: bool) -> Result<Settings> {
             problem: "not a JSON object; tinylingo leaves it untouched".into(),
         });
     }
-    Ok(Settings { root })
+    Ok(Settings { root: std::cell::RefCell::new(root), comments })
+}
+
+fn parse_root(text: &str, comments: bool) -> std::result::Result<CstRootNode, ParseError> {
+    let options = ParseOptions {
+        allow_comments: comments,
+        allow_trailing_commas: comments,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    CstRootNode::parse(text, &options)
 }
 
 impl Settings {
     /// The file's text, with our edits.
     pub fn render(&self) -> String {
-        self.root.to_string()
+        self.root.borrow().to_string()
     }
 
     pub(super) fn object(&self) -> CstObject {
-        self.root.object_value().expect("parse checked the root is an object")
+        self.root.borrow().object_value().expect("parse checked the root is an object")
+    }
+
+    /// Removes `node`, an element of an array or a property of an object, with the separator
+    /// install wrote with it and nothing else. Install appends `,` + line break + indent +
+    /// entry (the comma after the element before, or, in a file with trailing commas, the
+    /// line + entry + `,`), or puts the entry alone in an empty `{}` or `[]`; this takes out
+    /// exactly that, leaving comments and what follows the entry as they are. The text is
+    /// edited and parsed again, so every node taken from the tree before is stale afterwards.
+    ///
+    /// (`jsonc-parser`'s own removal also takes the line break after the entry, and a one-line
+    /// array that install made multi-line would keep a line break before its `]`.)
+    pub(super) fn remove_node(&self, node: CstNode) {
+        let start = offset(&node);
+        let end = start + node.to_string().len();
+        let solid = |n: &CstNode| !n.is_trivia();
+        let blank = |n: &CstNode| n.is_whitespace() || n.is_newline();
+        let mut text = self.render();
+        match (node.previous_siblings().find(solid), node.next_siblings().find(solid)) {
+            // Followed by a comma: the entry's line, its comma and the line break after.
+            (_, Some(comma)) if comma.is_comma() => {
+                let from = node.previous_siblings().take_while(|n| n.is_whitespace()).last();
+                let mut to = offset(&comma) + 1;
+                for n in comma.next_siblings() {
+                    if !blank(&n) {
+                        break;
+                    }
+                    to += n.to_string().len();
+                    if n.is_newline() {
+                        break;
+                    }
+                }
+                text.replace_range(from.map_or(start, |n| offset(&n))..to, "");
+            }
+            // After a comma: the comma, and the blanks from the comment or element before.
+            (Some(comma), _) if comma.is_comma() => {
+                let from = node.previous_siblings().take_while(blank).last();
+                text.replace_range(from.map_or(start, |n| offset(&n))..end, "");
+                let at = offset(&comma);
+                text.replace_range(at..at + 1, "");
+            }
+            // Alone: everything between the brackets.
+            (open, close) => {
+                let from = open.map_or(start, |o| offset(&o) + o.to_string().len());
+                text.replace_range(from..close.map_or(end, |c| offset(&c)), "");
+            }
+        }
+        let root = parse_root(&text, self.comments).expect("removing an entry keeps it valid");
+        *self.root.borrow_mut() = root;
     }
 
     /// The whole file as a plain value, for comparisons.
@@ -213,55 +268,70 @@ impl Settings {
     }
 
     /// Removes every entry of ours, under any event. An event array or the `hooks` object that
-    /// this empties goes too, unless `before` (the file as it was before install, when known)
-    /// already had it: uninstall removes exactly what install added.
-    pub fn uninstall(&self, grouped: bool, before: Option<&Map<String, Value>>) -> Change {
-        self.remove_ours(grouped, before, |_| true)
+    /// this empties goes too when install added it (see [`Added`]): uninstall removes exactly
+    /// what install added.
+    pub fn uninstall(&self, grouped: bool, added: Added) -> Change {
+        self.remove_ours(grouped, added, |_| true)
     }
 
     /// Removes our entries under `event` only (the journal's after-response hook when the
-    /// journal is turned off); an event array this empties goes too.
-    pub fn uninstall_event(&self, grouped: bool, event: &str) -> Change {
-        self.remove_ours(grouped, Some(&Map::new()), |name| name == event)
+    /// journal is turned off); an event array this empties goes too when install added it.
+    pub fn uninstall_event(&self, grouped: bool, event: &str, added: Added) -> Change {
+        self.remove_ours(grouped, added, |name| name == event)
     }
 
-    fn remove_ours(
-        &self,
-        grouped: bool,
-        before: Option<&Map<String, Value>>,
-        events: impl Fn(&str) -> bool,
-    ) -> Change {
-        let Some(hooks) = self.object().object_value("hooks") else {
-            return Change::Unchanged;
-        };
-        let before_hooks = before.and_then(|b| b.get("hooks")).and_then(Value::as_object);
-        let had = |key: &str| before_hooks.is_some_and(|h| h.contains_key(key));
-        let mut removed = false;
-        for prop in hooks.properties() {
-            let name = prop.decoded_name().unwrap_or_default();
-            if !events(&name) {
-                continue;
-            }
-            let Some(list) = prop.array_value() else { continue };
-            let ours = find_ours(&list, grouped);
-            if ours.is_empty() {
-                continue;
-            }
-            removed = true;
-            ours.into_iter().for_each(Found::remove);
-            if list.elements().is_empty() && !had(&name) {
-                prop.remove();
-            }
+    fn remove_ours(&self, grouped: bool, added: Added, events: impl Fn(&str) -> bool) -> Change {
+        // One entry at a time: each removal parses the text again.
+        let mut emptied = std::collections::BTreeSet::new();
+        loop {
+            let Some(hooks) = self.object().object_value("hooks") else { break };
+            let found = hooks.properties().into_iter().find_map(|prop| {
+                let name = prop.decoded_name().filter(|n| events(n))?;
+                let ours = find_ours(&prop.array_value()?, grouped).into_iter().next()?;
+                Some((name, ours))
+            });
+            let Some((name, ours)) = found else { break };
+            emptied.insert(name);
+            self.remove_node(ours.removable());
         }
-        if !removed {
+        if emptied.is_empty() {
             return Change::Unchanged;
         }
-        if hooks.properties().is_empty() && before_hooks.is_none() {
-            if let Some(prop) = self.object().get("hooks") {
-                prop.remove();
+        // The event arrays this emptied, and then `hooks`, go when install added them.
+        for name in &emptied {
+            let hooks = self.object().object_value("hooks");
+            let Some(prop) = hooks.and_then(|h| h.get(name)) else { continue };
+            let empty = prop.array_value().is_some_and(|l| l.elements().is_empty());
+            if empty && is_added(added, &format!("hooks/{name}")) {
+                self.remove_node(prop.into());
             }
         }
+        self.remove_if_empty(&[], "hooks", added);
         Change::Removed
+    }
+
+    /// Removes the object `key` under the objects `parents` when it is empty and install added
+    /// it.
+    fn remove_if_empty(&self, parents: &[&str], key: &str, added: Added) {
+        let mut object = Some(self.object());
+        for p in parents {
+            object = object.and_then(|o| o.object_value(p));
+        }
+        let Some(prop) = object.and_then(|o| o.get(key)) else { return };
+        let empty = match prop.value() {
+            Some(CstNode::Container(jsonc_parser::cst::CstContainerNode::Object(o))) => {
+                o.properties().is_empty()
+            }
+            Some(CstNode::Container(jsonc_parser::cst::CstContainerNode::Array(a))) => {
+                a.elements().is_empty()
+            }
+            _ => false,
+        };
+        let mut path = parents.to_vec();
+        path.push(key);
+        if empty && is_added(added, &path.join("/")) {
+            self.remove_node(prop.into());
+        }
     }
 
     /// Adds `rule` to `permissions.allow` (Claude Code's permission rules), creating what is
@@ -296,35 +366,39 @@ impl Settings {
             .is_some_and(|list| list.iter().any(|r| r.as_str() == Some(rule)))
     }
 
-    /// Removes `rule` from `permissions.allow`, unless `before` (the file before install) had
-    /// it: then it was the user's. What that empties goes too, unless `before` had it.
-    pub fn disallow(&self, rule: &str, before: Option<&Map<String, Value>>) -> Change {
-        let before_permissions = before.and_then(|b| b.get("permissions"));
-        let had_rule = before_permissions
-            .and_then(|p| p.get("allow"))
-            .and_then(Value::as_array)
-            .is_some_and(|list| list.iter().any(|r| r.as_str() == Some(rule)));
-        let root = self.object();
-        let Some(permissions) = root.object_value("permissions") else { return Change::Unchanged };
-        let Some(list) = permissions.array_value("allow") else { return Change::Unchanged };
-        let ours: Vec<CstNode> =
-            list.elements().into_iter().filter(|e| is_string(e, rule)).collect();
-        if ours.is_empty() || had_rule {
+    /// Removes `rule` from `permissions.allow` when install added it (else it was the user's),
+    /// and what that empties when install added that.
+    pub fn disallow(&self, rule: &str, added: Added) -> Change {
+        if !is_added(added, &format!("permissions/allow/{rule}")) {
             return Change::Unchanged;
         }
-        ours.into_iter().for_each(CstNode::remove);
-        let had = |key: &str| before_permissions.is_some_and(|p| p.get(key).is_some());
-        if list.elements().is_empty() && !had("allow") {
-            if let Some(prop) = permissions.get("allow") {
-                prop.remove();
-            }
+        let mut removed = false;
+        loop {
+            let list = self.object().object_value("permissions").and_then(|p| p.array_value("allow"));
+            let Some(ours) = list.and_then(|l| l.elements().into_iter().find(|e| is_string(e, rule)))
+            else {
+                break;
+            };
+            self.remove_node(ours);
+            removed = true;
         }
-        if permissions.properties().is_empty() && before_permissions.is_none() {
-            if let Some(prop) = root.get("permissions") {
-                prop.remove();
-            }
+        if !removed {
+            return Change::Unchanged;
         }
+        self.remove_if_empty(&["permissions"], "allow", added);
+        self.remove_if_empty(&[], "permissions", added);
         Change::Removed
+    }
+
+    /// Removes the `version` install put at the top of a file it found empty (Cursor's), once
+    /// nothing else is left: it came with our entry.
+    pub fn drop_version(&self, added: Added) {
+        let props = self.object().properties();
+        let only_version =
+            props.len() == 1 && props[0].decoded_name().is_some_and(|n| n == "version");
+        if only_version && added.is_some_and(|a| a.contains("version")) {
+            self.remove_node(props[0].clone().into());
+        }
     }
 
     /// Whether any entry of ours is registered, under any event.
@@ -343,14 +417,32 @@ impl Settings {
         find_ours(&list, grouped).first()?.handler().to_serde_value()
     }
 
-    /// Whether the file holds nothing but what [`Settings::install`] puts in a file it creates,
-    /// once our entry is gone: such a file, if install created it, is deleted by uninstall.
-    pub fn is_bare(&self, entry: &CommandEntry) -> bool {
-        let root = self.value();
-        match (root.len(), entry.version) {
-            (0, _) => true,
-            (1, Some(v)) => root.get("version").and_then(Value::as_u64) == Some(v),
-            _ => false,
+    /// Whether the file holds nothing at all (our entries gone, see [`Settings::drop_version`]):
+    /// such a file, if install created it, is deleted by uninstall.
+    pub fn is_empty(&self) -> bool {
+        self.object().properties().is_empty()
+    }
+}
+
+/// The key paths install added to a file (its record's; see `install::shape`): the containers
+/// that go once our removal empties them. `None`, when there is no record (an install by an
+/// older version): every container left empty goes.
+pub type Added<'a> = Option<&'a std::collections::BTreeSet<String>>;
+
+/// Whether install added `key` (or, without a record, is taken to have).
+pub fn is_added(added: Added, key: &str) -> bool {
+    added.is_none_or(|a| a.contains(key))
+}
+
+/// Where `node` starts in the rendered text.
+fn offset(node: &CstNode) -> usize {
+    let mut at = 0;
+    let mut current = node.clone();
+    loop {
+        at += current.previous_siblings().map(|s| s.to_string().len()).sum::<usize>();
+        match current.parent() {
+            Some(parent) => current = CstNode::Container(parent),
+            None => return at,
         }
     }
 }
@@ -399,6 +491,21 @@ impl Found {
                 if let (Some(list), Some(at)) = (parent, node.element_index()) {
                     list.insert(at, value);
                     node.remove();
+                }
+            }
+        }
+    }
+
+    /// What removing this handler removes: the handler, or its group when it is the group's
+    /// only one.
+    fn removable(self) -> CstNode {
+        match self {
+            Found::Flat(node) => node,
+            Found::Grouped { group, handlers, handler } => {
+                if handlers.elements().len() == 1 {
+                    group
+                } else {
+                    handler
                 }
             }
         }
@@ -475,6 +582,12 @@ mod tests {
 
     fn doc(text: &str) -> Settings {
         parse(Path::new("f"), text.as_bytes(), false).unwrap()
+    }
+
+    /// What installing `entry` into `text` adds, as install's record notes it.
+    fn added(text: &str, entry: &CommandEntry) -> std::collections::BTreeSet<String> {
+        let after = installed(text, entry);
+        crate::platform::install::shape::added(Path::new("f"), Some(text), &after)
     }
 
     fn installed(text: &str, entry: &CommandEntry) -> String {
@@ -564,7 +677,8 @@ mod tests {
             serde_json::json!({"version": 1, "hooks": {"beforeSubmitPrompt": [{"command": CMD}]}})
         );
         assert_eq!(d.uninstall(false, None), Change::Removed);
-        assert!(d.is_bare(&CURSOR));
+        d.drop_version(Some(&["version".to_string()].into()));
+        assert!(d.is_empty());
     }
 
     #[test]
@@ -580,19 +694,18 @@ mod tests {
             assert_eq!(d.render(), before);
             assert_eq!(d.uninstall(true, None), Change::Unchanged);
         }
-        // A one-line array that our entry made multi-line keeps its content but not its line
-        // breaks; uninstall gives such a file back from the install record instead.
+        // A one-line array that our entry made multi-line gets its one line back.
         let before = r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"command": "mine"}]}]}}"#;
         let d = doc(&installed(before, &CLAUDE));
         d.uninstall(true, None);
-        assert_eq!(Value::Object(d.value()), Value::Object(doc(before).value()));
+        assert_eq!(d.render(), before);
     }
 
     #[test]
     fn containers_the_file_had_before_install_stay() {
         let before = r#"{"version":1,"hooks":{}}"#;
         let d = doc(&installed(before, &CURSOR));
-        d.uninstall(false, Some(&doc(before).value()));
+        d.uninstall(false, Some(&added(before, &CURSOR)));
         assert_eq!(d.render(), before);
         // Without knowing the old file, what our removal emptied goes.
         let d = doc(&installed(before, &CURSOR));
@@ -608,7 +721,8 @@ mod tests {
         assert_eq!(d.allow(Path::new("f"), RULE).unwrap(), Change::Added);
         assert_eq!(d.allow(Path::new("f"), RULE).unwrap(), Change::Unchanged);
         assert!(d.allows(RULE));
-        assert_eq!(d.disallow(RULE, Some(&doc(before).value())), Change::Removed);
+        let ours = crate::platform::install::shape::added(Path::new("f"), Some(before), &d.render());
+        assert_eq!(d.disallow(RULE, Some(&ours)), Change::Removed);
         assert_eq!(d.render(), before);
         // A file without permissions gets them, and loses them again.
         let d = doc("{}");
@@ -617,7 +731,8 @@ mod tests {
         assert_eq!(d.render(), "{}");
         // The user's own rule stays.
         let mine = "{\"permissions\": {\"allow\": [\"Bash(tinylingo record:*)\"]}}";
-        assert_eq!(doc(mine).disallow(RULE, Some(&doc(mine).value())), Change::Unchanged);
+        let none = std::collections::BTreeSet::new();
+        assert_eq!(doc(mine).disallow(RULE, Some(&none)), Change::Unchanged);
     }
 
     #[test]

@@ -28,6 +28,7 @@
 //!   that is a symbolic link (dotfiles) is written through, never replaced or deleted.
 
 mod assistant;
+pub(crate) mod shape;
 mod report;
 
 use std::fs;
@@ -99,7 +100,7 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
     let journal_on = crate::journal::Journal::of(store).is_ok_and(|j| j.enabled);
     let plan =
         |installed: &Installed| plan(mode, options, journal_on, &targets, &home, &link, installed);
-    let report = plan(&Installed::load(store))?;
+    let report = plan(&Installed::load(store, &shape::shape))?;
     if dry_run || report.sections.iter().all(|s| s.error.is_some()) {
         return Ok(report);
     }
@@ -107,7 +108,7 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
         Mode::Uninstall if !store.dir().exists() => None,
         _ => Some(store.lock()?),
     };
-    let mut installed = Installed::load(store);
+    let mut installed = Installed::load(store, &shape::shape);
     let mut report = plan(&installed)?;
     apply(&mut report, &mut installed)?;
     tidy(&report, &scripts, &mut installed);
@@ -145,7 +146,7 @@ fn plan(
     };
     for &p in targets {
         let section = match mode {
-            Mode::Install => plan_install(p.spec(), home, link, options, journal_on),
+            Mode::Install => plan_install(p.spec(), home, link, options, journal_on, installed),
             Mode::Uninstall if options.mcp => plan_uninstall_mcp(p.spec(), home, installed),
             Mode::Uninstall => plan_uninstall(p.spec(), home, installed),
         };
@@ -208,15 +209,9 @@ fn tidy(report: &Report, scripts: &Path, installed: &mut Installed) {
                 }
             }
             if section.mcp_only {
-                // The rest of the install stays: a file it changed keeps its record (the text
-                // from before install), now ending in what this wrote.
-                for s in &section.steps {
-                    match &s.action {
-                        Action::Write(bytes) if installed.file(&s.path).is_some() => {
-                            installed.wrote(&s.path, None, &String::from_utf8_lossy(bytes))
-                        }
-                        _ => installed.forget_under(&s.path),
-                    }
+                // The rest of the install stays, and so does the record of a file still there.
+                for s in section.steps.iter().filter(|s| matches!(s.action, Action::Delete)) {
+                    installed.forget_under(&s.path);
                 }
                 continue;
             }
@@ -382,18 +377,13 @@ fn apply_step(s: &Step, mode: Mode, installed: &mut Installed) -> Result<()> {
         Action::Write(bytes) => {
             write_through(&s.path, bytes)?;
             if let (Mode::Install, Some(before)) = (mode, &s.before) {
-                installed.wrote(&s.path, before.as_deref(), &String::from_utf8_lossy(bytes));
+                let after = String::from_utf8_lossy(bytes);
+                let added = shape::added(&s.path, before.as_deref(), &after);
+                installed.wrote(&s.path, before.is_none(), added);
             }
         }
         Action::Delete => fs::remove_file(&s.path).map_err(|e| Error::io(&s.path, "remove", e))?,
-        Action::None => {
-            // Already in place: a record from an earlier install stays valid.
-            if let (Mode::Install, Some(Some(now))) = (mode, &s.before) {
-                if installed.file(&s.path).is_some() {
-                    installed.wrote(&s.path, None, now);
-                }
-            }
-        }
+        Action::None => {}
     }
     Ok(())
 }
