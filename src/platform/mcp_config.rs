@@ -14,6 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
+use jsonc_parser::cst::CstInputValue;
 use serde_json::{json, Map, Value};
 use toml_edit::{DocumentMut, Item};
 
@@ -244,9 +245,11 @@ impl Doc {
         let change = if current.is_some() { Change::Updated } else { Change::Added };
         match (self, mcp.format) {
             (Doc::Json(s), McpFormat::Json { key, .. }) => {
-                let root = s.object();
-                let servers = match root.get(key) {
-                    None => root.object_value_or_set(key),
+                if s.object().get(key).is_none() {
+                    s.add_prop(&[], key, CstInputValue::Object(Vec::new()));
+                }
+                let servers = match s.object().get(key) {
+                    None => unreachable!("added above"),
                     Some(prop) => prop.object_value().ok_or_else(|| {
                         shape_error(path, key, &prop.to_serde_value(), "an object")
                     })?,
@@ -263,9 +266,7 @@ impl Doc {
                             }
                         }
                     }
-                    None => {
-                        servers.append(SERVER_NAME, input(&wanted));
-                    }
+                    None => s.add_prop(&[key], SERVER_NAME, input(&wanted)),
                 }
             }
             (Doc::Toml(d), _) => {

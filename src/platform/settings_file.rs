@@ -150,6 +150,57 @@ impl Settings {
         *self.root.borrow_mut() = root;
     }
 
+    /// Adds `key` with `value` at the end of the object at `parents` (which must be there),
+    /// changing no byte outside it. `jsonc-parser` puts an entry on a line of its own, as
+    /// install should, but it also breaks a one-line object up, every property on its own
+    /// line, which uninstall could not undo; such an object gets `,` + the line break and
+    /// indent `jsonc-parser` chose + the entry after its last property, and keeps its one line.
+    /// The tree is then parsed again: nodes taken from it before are stale.
+    pub(super) fn add_prop(&self, parents: &[&str], key: &str, value: CstInputValue) {
+        let old = self.render();
+        let Some(object) = self.object_at(parents) else { return };
+        object.append(key, value);
+        let new = self.render();
+        let same = old.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
+        let tail = old[same..].bytes().rev().zip(new[same..].bytes().rev());
+        if same + tail.take_while(|(a, b)| a == b).count() >= old.len() {
+            return; // only inserted
+        }
+        let prop = self.object_at(parents).and_then(|o| o.get(key)).expect("appended above");
+        let node = CstNode::Container(prop.into());
+        let blank = |n: &CstNode| n.is_whitespace() || n.is_newline();
+        let lead: Vec<String> =
+            node.previous_siblings().take_while(blank).map(|n| n.to_string()).collect();
+        let lead: String = lead.into_iter().rev().collect();
+        let before = parse_root(&old, self.comments).expect("it parsed before");
+        *self.root.borrow_mut() = before;
+        let last = self.object_at(parents).and_then(|o| o.properties().last().cloned());
+        let last = CstNode::Container(last.expect("a one-line object has a property").into());
+        let comma = last.next_siblings().find(|n| !n.is_trivia()).filter(CstNode::is_comma);
+        let text = match comma {
+            // A trailing comma (a file with comments): ours follows it, with one of its own.
+            Some(comma) => {
+                let end = offset(&comma) + 1;
+                format!("{}{lead}{node},{}", &old[..end], &old[end..])
+            }
+            None => {
+                let end = offset(&last) + last.to_string().len();
+                format!("{},{lead}{node}{}", &old[..end], &old[end..])
+            }
+        };
+        let root = parse_root(&text, self.comments).expect("a property added keeps it valid");
+        *self.root.borrow_mut() = root;
+    }
+
+    /// The object at the key path `parents` from the top.
+    fn object_at(&self, parents: &[&str]) -> Option<CstObject> {
+        let mut object = Some(self.object());
+        for p in parents {
+            object = object.and_then(|o| o.object_value(p));
+        }
+        object
+    }
+
     /// The whole file as a plain value, for comparisons.
     pub fn value(&self) -> Map<String, Value> {
         match self.object().to_serde_value() {
@@ -235,14 +286,21 @@ impl Settings {
                 root.append("version", v.into());
             }
         }
-        let hooks = match root.get("hooks") {
-            None => root.object_value_or_set("hooks"),
+        if root.get("hooks").is_none() {
+            self.add_prop(&[], "hooks", CstInputValue::Object(Vec::new()));
+        }
+        let hooks = match self.object().get("hooks") {
+            None => unreachable!("added above"),
             Some(prop) => prop
                 .object_value()
                 .ok_or_else(|| shape_error(path, "hooks", &prop.to_serde_value(), "an object"))?,
         };
+        if hooks.get(event).is_none() {
+            self.add_prop(&["hooks"], event, CstInputValue::Array(Vec::new()));
+        }
+        let hooks = self.object().object_value("hooks").expect("checked above");
         let list = match hooks.get(event) {
-            None => hooks.array_value_or_set(event),
+            None => unreachable!("added above"),
             Some(prop) => prop.array_value().ok_or_else(|| {
                 shape_error(path, &format!("hooks.{event}"), &prop.to_serde_value(), "an array")
             })?,
@@ -313,11 +371,7 @@ impl Settings {
     /// Removes the object `key` under the objects `parents` when it is empty and install added
     /// it.
     fn remove_if_empty(&self, parents: &[&str], key: &str, added: Added) {
-        let mut object = Some(self.object());
-        for p in parents {
-            object = object.and_then(|o| o.object_value(p));
-        }
-        let Some(prop) = object.and_then(|o| o.get(key)) else { return };
+        let Some(prop) = self.object_at(parents).and_then(|o| o.get(key)) else { return };
         let empty = match prop.value() {
             Some(CstNode::Container(jsonc_parser::cst::CstContainerNode::Object(o))) => {
                 o.properties().is_empty()
@@ -337,15 +391,21 @@ impl Settings {
     /// Adds `rule` to `permissions.allow` (Claude Code's permission rules), creating what is
     /// missing; a rule already there is left alone.
     pub fn allow(&self, path: &Path, rule: &str) -> Result<Change> {
-        let root = self.object();
-        let permissions = match root.get("permissions") {
-            None => root.object_value_or_set("permissions"),
+        if self.object().get("permissions").is_none() {
+            self.add_prop(&[], "permissions", CstInputValue::Object(Vec::new()));
+        }
+        let permissions = match self.object().get("permissions") {
+            None => unreachable!("added above"),
             Some(prop) => prop.object_value().ok_or_else(|| {
                 shape_error(path, "permissions", &prop.to_serde_value(), "an object")
             })?,
         };
+        if permissions.get("allow").is_none() {
+            self.add_prop(&["permissions"], "allow", CstInputValue::Array(Vec::new()));
+        }
+        let permissions = self.object().object_value("permissions").expect("checked above");
         let list = match permissions.get("allow") {
-            None => permissions.array_value_or_set("allow"),
+            None => unreachable!("added above"),
             Some(prop) => prop.array_value().ok_or_else(|| {
                 shape_error(path, "permissions.allow", &prop.to_serde_value(), "an array")
             })?,
@@ -699,6 +759,24 @@ mod tests {
         let d = doc(&installed(before, &CLAUDE));
         d.uninstall(true, None);
         assert_eq!(d.render(), before);
+    }
+
+    #[test]
+    fn one_line_objects_and_arrays_keep_their_line() {
+        for before in [
+            r#"{"a":1}"#,
+            r#"{"a":1,"hooks":{"Stop":[{"hooks":[{"command":"mine"}]}]}}"#,
+            "{\"a\": 1, \"hooks\": {\"UserPromptSubmit\": [{\"hooks\": [{\"command\": \"mine\"}]}]}}\n",
+        ] {
+            let after = installed(before, &CLAUDE);
+            assert!(after.starts_with(r#"{"a""#), "the first line stays: {after}");
+            let d = doc(&after);
+            d.uninstall(true, Some(&added(before, &CLAUDE)));
+            assert_eq!(d.render(), before, "{after}");
+        }
+        let d = parse(Path::new("f"), b"{\"a\": 1,}", true).unwrap();
+        d.install(Path::new("f"), EVENT, &CLAUDE, CMD).unwrap();
+        assert!(parse(Path::new("f"), d.render().as_bytes(), true).is_ok(), "{}", d.render());
     }
 
     #[test]
