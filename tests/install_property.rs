@@ -189,7 +189,9 @@ fn run_case(start: &[usize], ops: &[Op]) -> Result<(), TestCaseError> {
     }
     // Nothing else is left behind.
     let mut left: Vec<_> = h.snapshot().into_keys().collect();
-    left.retain(|p| !p.starts_with(".config") && !p.starts_with(".claude") && !p.starts_with(".codex"));
+    left.retain(|p| {
+        !p.starts_with(".config") && !p.starts_with(".claude") && !p.starts_with(".codex")
+    });
     left.retain(|p| p != std::path::Path::new(".claude.json"));
     prop_assert!(left.is_empty(), "left behind: {:?}", left);
     Ok(())
@@ -215,8 +217,20 @@ proptest! {
 /// The bug's sequence as one fixed case of the property.
 #[test]
 fn install_edit_reinstall_with_mcp_and_the_journal() {
-    let ops = [Op::InstallAllowRecord, Op::Edit(0), Op::Edit(1), Op::ThreadOn, Op::Install, Op::Edit(2),
-        Op::UninstallMcp, Op::Edit(4), Op::InstallMcp, Op::ThreadOff, Op::Edit(3), Op::Edit(5)];
+    let ops = [
+        Op::InstallAllowRecord,
+        Op::Edit(0),
+        Op::Edit(1),
+        Op::ThreadOn,
+        Op::Install,
+        Op::Edit(2),
+        Op::UninstallMcp,
+        Op::Edit(4),
+        Op::InstallMcp,
+        Op::ThreadOff,
+        Op::Edit(3),
+        Op::Edit(5),
+    ];
     for start in [[0, 0, 0, 0, 0, 0], [3, 2, 2, 2, 2, 1], [6, 3, 3, 1, 1, 0], [5, 1, 4, 0, 0, 1]] {
         run_case(&start, &ops).unwrap();
     }

@@ -69,7 +69,8 @@ fn the_install_record_holds_no_user_text_and_is_private() {
     h.ok(&["install", "claude", "--mcp", "--allow-record"]);
     h.ok(&["thread", "on"]);
     let record = h.read(RECORD);
-    for secret in [TOKEN, "ANTHROPIC_API_KEY", "GITHUB_TOKEN", "never push", "opus", "numStartups"] {
+    for secret in [TOKEN, "ANTHROPIC_API_KEY", "GITHUB_TOKEN", "never push", "opus", "numStartups"]
+    {
         assert!(!record.contains(secret), "{secret} in installed.json: {record}");
     }
     #[cfg(unix)]

@@ -320,7 +320,8 @@ impl Doc {
                 let ours = s.object().object_value(key).and_then(|o| o.get(SERVER_NAME));
                 if let Some(prop) = ours {
                     s.remove_node(prop.into());
-                    let empty = s.object().object_value(key).is_some_and(|o| o.properties().is_empty());
+                    let empty =
+                        s.object().object_value(key).is_some_and(|o| o.properties().is_empty());
                     if let Some(prop) = s.object().get(key).filter(|_| empty && !had_table) {
                         s.remove_node(prop.into());
                     }

@@ -55,8 +55,8 @@ pub fn parse(path: &Path, bytes: &[u8], comments: bool) -> Result<Settings> {
         problem: "not UTF-8 text".into(),
     })?;
     let blank = text.trim().is_empty();
-    let root = parse_root(if blank { "{}\n" } else { text }, comments).map_err(|e| {
-        Error::BadFile {
+    let root =
+        parse_root(if blank { "{}\n" } else { text }, comments).map_err(|e| Error::BadFile {
             path: path.to_path_buf(),
             line: Some(e.line_display()),
             problem: format!(
@@ -64,8 +64,7 @@ pub fn parse(path: &Path, bytes: &[u8], comments: bool) -> Result<Settings> {
                 if comments { "JSON (with comments)" } else { "JSON" },
                 e.kind()
             ),
-        }
-    })?;
+        })?;
     if root.value().is_none_or(|v| v.as_object().is_none()) {
         return Err(Error::BadFile {
             path: path.to_path_buf(),
@@ -434,8 +433,10 @@ impl Settings {
         }
         let mut removed = false;
         loop {
-            let list = self.object().object_value("permissions").and_then(|p| p.array_value("allow"));
-            let Some(ours) = list.and_then(|l| l.elements().into_iter().find(|e| is_string(e, rule)))
+            let list =
+                self.object().object_value("permissions").and_then(|p| p.array_value("allow"));
+            let Some(ours) =
+                list.and_then(|l| l.elements().into_iter().find(|e| is_string(e, rule)))
             else {
                 break;
             };
@@ -799,7 +800,8 @@ mod tests {
         assert_eq!(d.allow(Path::new("f"), RULE).unwrap(), Change::Added);
         assert_eq!(d.allow(Path::new("f"), RULE).unwrap(), Change::Unchanged);
         assert!(d.allows(RULE));
-        let ours = crate::platform::install::shape::added(Path::new("f"), Some(before), &d.render());
+        let ours =
+            crate::platform::install::shape::added(Path::new("f"), Some(before), &d.render());
         assert_eq!(d.disallow(RULE, Some(&ours)), Change::Removed);
         assert_eq!(d.render(), before);
         // A file without permissions gets them, and loses them again.

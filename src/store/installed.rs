@@ -126,7 +126,9 @@ impl Installed {
         {
             use std::os::unix::fs::PermissionsExt;
             let private = std::fs::Permissions::from_mode(0o600);
-            file.file().set_permissions(private).map_err(|e| crate::Error::io(&path, "write", e))?;
+            file.file()
+                .set_permissions(private)
+                .map_err(|e| crate::Error::io(&path, "write", e))?;
         }
         std::io::Write::write_all(file.file(), text.as_bytes())
             .map_err(|e| crate::Error::io(&path, "write", e))?;

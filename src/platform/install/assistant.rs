@@ -111,7 +111,7 @@ pub(super) fn plan_install(
             let unchanged = bytes.as_deref() == Some(&text[..]);
             let mut action = if unchanged { Action::None } else { Action::Write(text) };
             // The file's one write (and its install record) goes with the first line; the
-            // others only report, or applying them would note the old text as what was written.
+            // others only report, or applying them would write the file again.
             for (i, (verb, what)) in changes.into_iter().enumerate() {
                 let this = std::mem::replace(&mut action, Action::None);
                 section.steps.push(match i {

@@ -20,16 +20,22 @@
 //! * Each assistant is planned and applied on its own: a file that cannot be parsed, or one
 //!   the user made read-only, fails that assistant (nothing of its files is written) while the
 //!   others go on; the command then exits 2 and names each failure.
-//! * Uninstall gives back what was there before install. Install notes in the store's
-//!   [`Installed`] record the text each file had before its first change and every folder it
-//!   created; a file still as install left it gets its old text back byte for byte (or is
-//!   deleted, if install created it), and a file changed since keeps those changes and loses
-//!   only our entries. Only folders install created are removed, and only when empty. A file
-//!   that is a symbolic link (dotfiles) is written through, never replaced or deleted.
+//! * Uninstall takes out of each file, as it is now, exactly what install put in, and nothing
+//!   else: every change the user made since stays, however often install, `thread on`/`off`,
+//!   `install --mcp` and `uninstall --mcp` ran in between. The edits are byte-exact both
+//!   ways (see [`settings_file`]'s `add_prop` and `remove_node`, the TOML and Markdown
+//!   editors), so a file nobody touched since is byte for byte what it was. What the file
+//!   cannot say, the store's [`Installed`] record does, without a copy of any of the user's
+//!   text: whether install created the file (one left bare, nothing of the user's in it, is
+//!   deleted), and the key names install added (`hooks`, `hooks/Stop`, `permissions/allow`,
+//!   the MCP servers table…; see [`shape`]): a container install added goes once our removal
+//!   empties it, one the user had stays. Only folders install created are removed, and only
+//!   when empty. A file that is a symbolic link (dotfiles) is written through, never replaced
+//!   or deleted.
 
 mod assistant;
-pub(crate) mod shape;
 mod report;
+pub(crate) mod shape;
 
 use std::fs;
 use std::path::{Path, PathBuf};
