@@ -1,8 +1,9 @@
 //! Issue #34, as a property: from any of a set of starting files, any sequence of install,
 //! `thread on`/`thread off`, `install --mcp` (`--allow-record`), `uninstall --mcp` and reinstalls, with edits of
 //! the user's in between, then uninstall: exactly the user's edits remain, byte for byte. The
-//! real binary in a temporary home, for Claude Code and Codex CLI (a JSON settings file, an
-//! instruction file, `~/.claude.json`, Codex's `hooks.json` and `config.toml`).
+//! real binary in a temporary home, for Claude Code, Codex CLI and Gemini CLI (JSON settings
+//! files, with comments for Gemini, which keeps its MCP servers there too; the instruction
+//! files; `~/.claude.json`; Codex's `config.toml`).
 //!
 //! The edits are ones that touch nothing of ours and whose result is well defined on any
 //! version of the file: a JSON file gets a new first key right after its opening brace (on a
@@ -77,7 +78,20 @@ const FILES: &[(&str, Kind, &[Option<&str>])] = &[
         ],
     ),
     (".codex/AGENTS.md", Kind::Markdown, &[None, Some("Be brief.\n")]),
+    (
+        ".gemini/settings.json",
+        Kind::Json,
+        &[
+            None,
+            Some("// my settings\n{\n  /* look */ \"ui\": {\"theme\": \"dark\"}, // trailing\n}\n"),
+            Some("{\n  \"mcpServers\": {\n    \"other\": {\"command\": \"x\", \"env\": {\"TOKEN\": \"sk-fake-9f8e7d6c5b4a\"}}\n  }\n}\n"),
+        ],
+    ),
+    (".gemini/GEMINI.md", Kind::Markdown, &[None, Some("# Gemini\n")]),
 ];
+
+/// The assistants the commands name.
+const NAMES: [&str; 3] = ["claude", "codex", "gemini"];
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -141,8 +155,14 @@ fn bare(kind: Kind) -> &'static str {
 
 fn run_case(start: &[usize], ops: &[Op]) -> Result<(), TestCaseError> {
     let h = Home::new();
-    h.mkdir(".claude");
-    h.mkdir(".codex");
+    for dir in [".claude", ".codex", ".gemini"] {
+        h.mkdir(dir);
+    }
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(NAMES);
+        h.ok(&all);
+    };
     // What each file should be in the end: (the text, whether the user edited it).
     let mut expected: Vec<(Option<String>, bool)> = Vec::new();
     for (&(rel, _, versions), &v) in FILES.iter().zip(start) {
@@ -152,15 +172,13 @@ fn run_case(start: &[usize], ops: &[Op]) -> Result<(), TestCaseError> {
         expected.push((versions[v].map(str::to_string), false));
     }
     let mut edits = 0;
-    h.ok(&["install", "claude", "codex"]);
+    run(&["install"]);
     for op in ops {
         match op {
-            Op::Install => drop(h.ok(&["install", "claude", "codex"])),
-            Op::InstallMcp => drop(h.ok(&["install", "claude", "codex", "--mcp"])),
-            Op::InstallAllowRecord => {
-                drop(h.ok(&["install", "claude", "codex", "--mcp", "--allow-record"]))
-            }
-            Op::UninstallMcp => drop(h.ok(&["uninstall", "claude", "codex", "--mcp"])),
+            Op::Install => run(&["install"]),
+            Op::InstallMcp => run(&["install", "--mcp"]),
+            Op::InstallAllowRecord => run(&["install", "--mcp", "--allow-record"]),
+            Op::UninstallMcp => run(&["uninstall", "--mcp"]),
             Op::ThreadOn => drop(h.ok(&["thread", "on"])),
             Op::ThreadOff => drop(h.ok(&["thread", "off"])),
             &Op::Edit(i) => {
@@ -182,17 +200,19 @@ fn run_case(start: &[usize], ops: &[Op]) -> Result<(), TestCaseError> {
             prop_assert_eq!(mode & 0o777, 0o600);
         }
     }
-    h.ok(&["uninstall", "claude", "codex"]);
+    run(&["uninstall"]);
     for (&(rel, _, _), (want, _)) in FILES.iter().zip(&expected) {
         let now = h.exists(rel).then(|| h.read(rel));
         prop_assert_eq!(now.as_deref(), want.as_deref(), "{} after {:?}", rel, ops);
     }
     // Nothing else is left behind.
     let mut left: Vec<_> = h.snapshot().into_keys().collect();
-    left.retain(|p| {
-        !p.starts_with(".config") && !p.starts_with(".claude") && !p.starts_with(".codex")
-    });
-    left.retain(|p| p != std::path::Path::new(".claude.json"));
+    let ours = |p: &std::path::Path| {
+        p.starts_with(".config")
+            || [".claude", ".codex", ".gemini"].iter().any(|d| p == std::path::Path::new(d))
+            || FILES.iter().any(|f| p == std::path::Path::new(f.0))
+    };
+    left.retain(|p| !ours(p));
     prop_assert!(left.is_empty(), "left behind: {:?}", left);
     Ok(())
 }
@@ -230,8 +250,16 @@ fn install_edit_reinstall_with_mcp_and_the_journal() {
         Op::ThreadOff,
         Op::Edit(3),
         Op::Edit(5),
+        Op::Edit(6),
+        Op::ThreadOn,
+        Op::Edit(7),
     ];
-    for start in [[0, 0, 0, 0, 0, 0], [3, 2, 2, 2, 2, 1], [6, 3, 3, 1, 1, 0], [5, 1, 4, 0, 0, 1]] {
+    for start in [
+        [0, 0, 0, 0, 0, 0, 0, 0],
+        [3, 2, 2, 2, 2, 1, 1, 1],
+        [6, 3, 3, 1, 1, 0, 2, 0],
+        [5, 1, 4, 0, 0, 1, 0, 1],
+    ] {
         run_case(&start, &ops).unwrap();
     }
 }

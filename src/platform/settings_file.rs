@@ -271,26 +271,6 @@ impl Settings {
         Change::Removed
     }
 
-    /// Removes the object `key` under the objects `parents` when it is empty and install added
-    /// it.
-    fn remove_if_empty(&self, parents: &[&str], key: &str, added: Added) {
-        let Some(prop) = self.object_at(parents).and_then(|o| o.get(key)) else { return };
-        let empty = match prop.value() {
-            Some(CstNode::Container(jsonc_parser::cst::CstContainerNode::Object(o))) => {
-                o.properties().is_empty()
-            }
-            Some(CstNode::Container(jsonc_parser::cst::CstContainerNode::Array(a))) => {
-                a.elements().is_empty()
-            }
-            _ => false,
-        };
-        let mut path = parents.to_vec();
-        path.push(key);
-        if empty && is_added(added, &path.join("/")) {
-            self.remove_node(prop.into());
-        }
-    }
-
     /// Adds `rule` to `permissions.allow` (Claude Code's permission rules), creating what is
     /// missing; a rule already there is left alone.
     pub fn allow(&self, path: &Path, rule: &str) -> Result<Change> {

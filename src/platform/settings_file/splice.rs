@@ -8,9 +8,29 @@
 
 use jsonc_parser::cst::{CstInputValue, CstNode, CstObject};
 
-use super::{parse_root, Settings};
+use super::{is_added, parse_root, Added, Settings};
 
 impl Settings {
+    /// Removes the object `key` under the objects `parents` when it is empty and install added
+    /// it.
+    pub(super) fn remove_if_empty(&self, parents: &[&str], key: &str, added: Added) {
+        let Some(prop) = self.object_at(parents).and_then(|o| o.get(key)) else { return };
+        let empty = match prop.value() {
+            Some(CstNode::Container(jsonc_parser::cst::CstContainerNode::Object(o))) => {
+                o.properties().is_empty()
+            }
+            Some(CstNode::Container(jsonc_parser::cst::CstContainerNode::Array(a))) => {
+                a.elements().is_empty()
+            }
+            _ => false,
+        };
+        let mut path = parents.to_vec();
+        path.push(key);
+        if empty && is_added(added, &path.join("/")) {
+            self.remove_node(prop.into());
+        }
+    }
+
     /// Removes `node`, an element of an array or a property of an object, with the separator
     /// install wrote with it and nothing else. Install appends `,` + line break + indent +
     /// entry (the comma after the element before, or, in a file with trailing commas, the
