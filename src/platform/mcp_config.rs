@@ -14,10 +14,11 @@
 
 use std::path::{Path, PathBuf};
 
+use jsonc_parser::cst::CstInputValue;
 use serde_json::{json, Map, Value};
 use toml_edit::{DocumentMut, Item};
 
-use super::settings_file::{self, input, shape_error, Change, Settings};
+use super::settings_file::{self, input, is_added, shape_error, Added, Change, Settings};
 use super::Spec;
 use crate::error::{Error, Result};
 use crate::store::files::read_if_exists;
@@ -244,9 +245,11 @@ impl Doc {
         let change = if current.is_some() { Change::Updated } else { Change::Added };
         match (self, mcp.format) {
             (Doc::Json(s), McpFormat::Json { key, .. }) => {
-                let root = s.object();
-                let servers = match root.get(key) {
-                    None => root.object_value_or_set(key),
+                if s.object().get(key).is_none() {
+                    s.add_prop(&[], key, CstInputValue::Object(Vec::new()));
+                }
+                let servers = match s.object().get(key) {
+                    None => unreachable!("added above"),
                     Some(prop) => prop.object_value().ok_or_else(|| {
                         shape_error(path, key, &prop.to_serde_value(), "an object")
                     })?,
@@ -263,9 +266,7 @@ impl Doc {
                             }
                         }
                     }
-                    None => {
-                        servers.append(SERVER_NAME, input(&wanted));
-                    }
+                    None => s.add_prop(&[key], SERVER_NAME, input(&wanted)),
                 }
             }
             (Doc::Toml(d), _) => {
@@ -303,24 +304,26 @@ impl Doc {
         Ok(Installed::Done(change))
     }
 
-    /// Removes our entry. The servers table goes too when this empties it, unless `before`
-    /// (the file before install, when known) already had it.
-    pub fn uninstall(&mut self, mcp: &McpSpec, before: Option<&Doc>) -> Change {
+    /// Removes our entry. The servers table goes too when this empties it and install added
+    /// it (see [`Added`]).
+    pub fn uninstall(&mut self, mcp: &McpSpec, added: Added) -> Change {
         if !self.has_ours(mcp) {
             return Change::Unchanged;
         }
-        let had_table = before.is_some_and(|b| b.has_table(mcp));
+        let table = match mcp.format {
+            McpFormat::Json { key, .. } => key,
+            McpFormat::Toml => "mcp_servers",
+        };
+        let had_table = !is_added(added, table);
         match (self, mcp.format) {
             (Doc::Json(s), McpFormat::Json { key, .. }) => {
-                let root = s.object();
-                if let Some(servers) = root.object_value(key) {
-                    if let Some(prop) = servers.get(SERVER_NAME) {
-                        prop.remove();
-                    }
-                    if servers.properties().is_empty() && !had_table {
-                        if let Some(prop) = root.get(key) {
-                            prop.remove();
-                        }
+                let ours = s.object().object_value(key).and_then(|o| o.get(SERVER_NAME));
+                if let Some(prop) = ours {
+                    s.remove_node(prop.into());
+                    let empty =
+                        s.object().object_value(key).is_some_and(|o| o.properties().is_empty());
+                    if let Some(prop) = s.object().get(key).filter(|_| empty && !had_table) {
+                        s.remove_node(prop.into());
                     }
                 }
             }
@@ -335,15 +338,6 @@ impl Doc {
             (Doc::Json(_), McpFormat::Toml) => {}
         }
         Change::Removed
-    }
-
-    /// Whether the file has the servers table at all.
-    fn has_table(&self, mcp: &McpSpec) -> bool {
-        match (self, mcp.format) {
-            (Doc::Json(s), McpFormat::Json { key, .. }) => s.value().contains_key(key),
-            (Doc::Toml(d), _) => d.contains_key("mcp_servers"),
-            _ => false,
-        }
     }
 
     /// Whether the file holds nothing at all (an install-created file, our entry gone).
@@ -395,8 +389,9 @@ mod tests {
         assert!(again.has_ours(mcp));
         let change = again.install(mcp, path, Path::new(BIN), false).unwrap();
         assert_eq!(change, Installed::Done(Change::Unchanged));
-        let before_doc = parse(mcp, path, before.as_bytes()).unwrap();
-        assert_eq!(again.uninstall(mcp, Some(&before_doc)), Change::Removed);
+        let named = Path::new(if mcp.format == McpFormat::Toml { "f.toml" } else { "f.json" });
+        let added = crate::platform::install::shape::added(named, Some(before), &after);
+        assert_eq!(again.uninstall(mcp, Some(&added)), Change::Removed);
         assert_eq!(again.render(), before, "uninstall gives the text back");
         after
     }

@@ -19,11 +19,15 @@
 use std::path::Path;
 
 use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
+use jsonc_parser::errors::ParseError;
 use jsonc_parser::ParseOptions;
 use serde_json::{Map, Value};
 
 use super::CommandEntry;
 use crate::error::{Error, Result};
+
+/// Byte-exact adding and removing of entries.
+mod splice;
 
 /// The path fragment that marks a registered command as tinylingo's.
 pub const MARKER: &str = ".config/tinylingo/scripts/";
@@ -40,7 +44,9 @@ pub enum Change {
 
 /// A settings file, parsed with its formatting, ready to be edited and written back.
 pub struct Settings {
-    root: CstRootNode,
+    /// Replaced as a whole by [`Settings::remove_node`], which edits the text.
+    root: std::cell::RefCell<CstRootNode>,
+    comments: bool,
 }
 
 /// Parses a settings file; an empty (or blank) file is an empty object. `comments`: whether
@@ -52,6 +58,27 @@ pub fn parse(path: &Path, bytes: &[u8], comments: bool) -> Result<Settings> {
         problem: "not UTF-8 text".into(),
     })?;
     let blank = text.trim().is_empty();
+    let root =
+        parse_root(if blank { "{}\n" } else { text }, comments).map_err(|e| Error::BadFile {
+            path: path.to_path_buf(),
+            line: Some(e.line_display()),
+            problem: format!(
+                "not valid {}: {}",
+                if comments { "JSON (with comments)" } else { "JSON" },
+                e.kind()
+            ),
+        })?;
+    if root.value().is_none_or(|v| v.as_object().is_none()) {
+        return Err(Error::BadFile {
+            path: path.to_path_buf(),
+            line: None,
+            problem: "not a JSON object; tinylingo leaves it untouched".into(),
+        });
+    }
+    Ok(Settings { root: std::cell::RefCell::new(root), comments })
+}
+
+fn parse_root(text: &str, comments: bool) -> std::result::Result<CstRootNode, ParseError> {
     let options = ParseOptions {
         allow_comments: comments,
         allow_trailing_commas: comments,
@@ -64,35 +91,17 @@ pub fn parse(path: &Path, bytes: &[u8], comments: bool) -> Result<Settings> {
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     };
-    let root = CstRootNode::parse(if blank { "{}\n" } else { text }, &options).map_err(|e| {
-        Error::BadFile {
-            path: path.to_path_buf(),
-            line: Some(e.line_display()),
-            problem: format!(
-                "not valid {}: {}",
-                if comments { "JSON (with comments)" } else { "JSON" },
-                e.kind()
-            ),
-        }
-    })?;
-    if root.value().is_none_or(|v| v.as_object().is_none()) {
-        return Err(Error::BadFile {
-            path: path.to_path_buf(),
-            line: None,
-            problem: "not a JSON object; tinylingo leaves it untouched".into(),
-        });
-    }
-    Ok(Settings { root })
+    CstRootNode::parse(text, &options)
 }
 
 impl Settings {
     /// The file's text, with our edits.
     pub fn render(&self) -> String {
-        self.root.to_string()
+        self.root.borrow().to_string()
     }
 
     pub(super) fn object(&self) -> CstObject {
-        self.root.object_value().expect("parse checked the root is an object")
+        self.root.borrow().object_value().expect("parse checked the root is an object")
     }
 
     /// The whole file as a plain value, for comparisons.
@@ -180,14 +189,21 @@ impl Settings {
                 root.append("version", v.into());
             }
         }
-        let hooks = match root.get("hooks") {
-            None => root.object_value_or_set("hooks"),
+        if root.get("hooks").is_none() {
+            self.add_prop(&[], "hooks", CstInputValue::Object(Vec::new()));
+        }
+        let hooks = match self.object().get("hooks") {
+            None => unreachable!("added above"),
             Some(prop) => prop
                 .object_value()
                 .ok_or_else(|| shape_error(path, "hooks", &prop.to_serde_value(), "an object"))?,
         };
+        if hooks.get(event).is_none() {
+            self.add_prop(&["hooks"], event, CstInputValue::Array(Vec::new()));
+        }
+        let hooks = self.object().object_value("hooks").expect("checked above");
         let list = match hooks.get(event) {
-            None => hooks.array_value_or_set(event),
+            None => unreachable!("added above"),
             Some(prop) => prop.array_value().ok_or_else(|| {
                 shape_error(path, &format!("hooks.{event}"), &prop.to_serde_value(), "an array")
             })?,
@@ -213,69 +229,66 @@ impl Settings {
     }
 
     /// Removes every entry of ours, under any event. An event array or the `hooks` object that
-    /// this empties goes too, unless `before` (the file as it was before install, when known)
-    /// already had it: uninstall removes exactly what install added.
-    pub fn uninstall(&self, grouped: bool, before: Option<&Map<String, Value>>) -> Change {
-        self.remove_ours(grouped, before, |_| true)
+    /// this empties goes too when install added it (see [`Added`]): uninstall removes exactly
+    /// what install added.
+    pub fn uninstall(&self, grouped: bool, added: Added) -> Change {
+        self.remove_ours(grouped, added, |_| true)
     }
 
     /// Removes our entries under `event` only (the journal's after-response hook when the
-    /// journal is turned off); an event array this empties goes too.
-    pub fn uninstall_event(&self, grouped: bool, event: &str) -> Change {
-        self.remove_ours(grouped, Some(&Map::new()), |name| name == event)
+    /// journal is turned off); an event array this empties goes too when install added it.
+    pub fn uninstall_event(&self, grouped: bool, event: &str, added: Added) -> Change {
+        self.remove_ours(grouped, added, |name| name == event)
     }
 
-    fn remove_ours(
-        &self,
-        grouped: bool,
-        before: Option<&Map<String, Value>>,
-        events: impl Fn(&str) -> bool,
-    ) -> Change {
-        let Some(hooks) = self.object().object_value("hooks") else {
-            return Change::Unchanged;
-        };
-        let before_hooks = before.and_then(|b| b.get("hooks")).and_then(Value::as_object);
-        let had = |key: &str| before_hooks.is_some_and(|h| h.contains_key(key));
-        let mut removed = false;
-        for prop in hooks.properties() {
-            let name = prop.decoded_name().unwrap_or_default();
-            if !events(&name) {
-                continue;
-            }
-            let Some(list) = prop.array_value() else { continue };
-            let ours = find_ours(&list, grouped);
-            if ours.is_empty() {
-                continue;
-            }
-            removed = true;
-            ours.into_iter().for_each(Found::remove);
-            if list.elements().is_empty() && !had(&name) {
-                prop.remove();
-            }
+    fn remove_ours(&self, grouped: bool, added: Added, events: impl Fn(&str) -> bool) -> Change {
+        // One entry at a time: each removal parses the text again.
+        let mut emptied = std::collections::BTreeSet::new();
+        loop {
+            let Some(hooks) = self.object().object_value("hooks") else { break };
+            let found = hooks.properties().into_iter().find_map(|prop| {
+                let name = prop.decoded_name().filter(|n| events(n))?;
+                let ours = find_ours(&prop.array_value()?, grouped).into_iter().next()?;
+                Some((name, ours))
+            });
+            let Some((name, ours)) = found else { break };
+            emptied.insert(name);
+            self.remove_node(ours.removable());
         }
-        if !removed {
+        if emptied.is_empty() {
             return Change::Unchanged;
         }
-        if hooks.properties().is_empty() && before_hooks.is_none() {
-            if let Some(prop) = self.object().get("hooks") {
-                prop.remove();
+        // The event arrays this emptied, and then `hooks`, go when install added them.
+        for name in &emptied {
+            let hooks = self.object().object_value("hooks");
+            let Some(prop) = hooks.and_then(|h| h.get(name)) else { continue };
+            let empty = prop.array_value().is_some_and(|l| l.elements().is_empty());
+            if empty && is_added(added, &format!("hooks/{name}")) {
+                self.remove_node(prop.into());
             }
         }
+        self.remove_if_empty(&[], "hooks", added);
         Change::Removed
     }
 
     /// Adds `rule` to `permissions.allow` (Claude Code's permission rules), creating what is
     /// missing; a rule already there is left alone.
     pub fn allow(&self, path: &Path, rule: &str) -> Result<Change> {
-        let root = self.object();
-        let permissions = match root.get("permissions") {
-            None => root.object_value_or_set("permissions"),
+        if self.object().get("permissions").is_none() {
+            self.add_prop(&[], "permissions", CstInputValue::Object(Vec::new()));
+        }
+        let permissions = match self.object().get("permissions") {
+            None => unreachable!("added above"),
             Some(prop) => prop.object_value().ok_or_else(|| {
                 shape_error(path, "permissions", &prop.to_serde_value(), "an object")
             })?,
         };
+        if permissions.get("allow").is_none() {
+            self.add_prop(&["permissions"], "allow", CstInputValue::Array(Vec::new()));
+        }
+        let permissions = self.object().object_value("permissions").expect("checked above");
         let list = match permissions.get("allow") {
-            None => permissions.array_value_or_set("allow"),
+            None => unreachable!("added above"),
             Some(prop) => prop.array_value().ok_or_else(|| {
                 shape_error(path, "permissions.allow", &prop.to_serde_value(), "an array")
             })?,
@@ -296,35 +309,41 @@ impl Settings {
             .is_some_and(|list| list.iter().any(|r| r.as_str() == Some(rule)))
     }
 
-    /// Removes `rule` from `permissions.allow`, unless `before` (the file before install) had
-    /// it: then it was the user's. What that empties goes too, unless `before` had it.
-    pub fn disallow(&self, rule: &str, before: Option<&Map<String, Value>>) -> Change {
-        let before_permissions = before.and_then(|b| b.get("permissions"));
-        let had_rule = before_permissions
-            .and_then(|p| p.get("allow"))
-            .and_then(Value::as_array)
-            .is_some_and(|list| list.iter().any(|r| r.as_str() == Some(rule)));
-        let root = self.object();
-        let Some(permissions) = root.object_value("permissions") else { return Change::Unchanged };
-        let Some(list) = permissions.array_value("allow") else { return Change::Unchanged };
-        let ours: Vec<CstNode> =
-            list.elements().into_iter().filter(|e| is_string(e, rule)).collect();
-        if ours.is_empty() || had_rule {
+    /// Removes `rule` from `permissions.allow` when install added it (else it was the user's),
+    /// and what that empties when install added that.
+    pub fn disallow(&self, rule: &str, added: Added) -> Change {
+        if !is_added(added, &format!("permissions/allow/{rule}")) {
             return Change::Unchanged;
         }
-        ours.into_iter().for_each(CstNode::remove);
-        let had = |key: &str| before_permissions.is_some_and(|p| p.get(key).is_some());
-        if list.elements().is_empty() && !had("allow") {
-            if let Some(prop) = permissions.get("allow") {
-                prop.remove();
-            }
+        let mut removed = false;
+        loop {
+            let list =
+                self.object().object_value("permissions").and_then(|p| p.array_value("allow"));
+            let Some(ours) =
+                list.and_then(|l| l.elements().into_iter().find(|e| is_string(e, rule)))
+            else {
+                break;
+            };
+            self.remove_node(ours);
+            removed = true;
         }
-        if permissions.properties().is_empty() && before_permissions.is_none() {
-            if let Some(prop) = root.get("permissions") {
-                prop.remove();
-            }
+        if !removed {
+            return Change::Unchanged;
         }
+        self.remove_if_empty(&["permissions"], "allow", added);
+        self.remove_if_empty(&[], "permissions", added);
         Change::Removed
+    }
+
+    /// Removes the `version` install put at the top of a file it found empty (Cursor's), once
+    /// nothing else is left: it came with our entry.
+    pub fn drop_version(&self, added: Added) {
+        let props = self.object().properties();
+        let only_version =
+            props.len() == 1 && props[0].decoded_name().is_some_and(|n| n == "version");
+        if only_version && added.is_some_and(|a| a.contains("version")) {
+            self.remove_node(props[0].clone().into());
+        }
     }
 
     /// Whether any entry of ours is registered, under any event.
@@ -343,16 +362,21 @@ impl Settings {
         find_ours(&list, grouped).first()?.handler().to_serde_value()
     }
 
-    /// Whether the file holds nothing but what [`Settings::install`] puts in a file it creates,
-    /// once our entry is gone: such a file, if install created it, is deleted by uninstall.
-    pub fn is_bare(&self, entry: &CommandEntry) -> bool {
-        let root = self.value();
-        match (root.len(), entry.version) {
-            (0, _) => true,
-            (1, Some(v)) => root.get("version").and_then(Value::as_u64) == Some(v),
-            _ => false,
-        }
+    /// Whether the file holds nothing at all (our entries gone, see [`Settings::drop_version`]):
+    /// such a file, if install created it, is deleted by uninstall.
+    pub fn is_empty(&self) -> bool {
+        self.object().properties().is_empty()
     }
+}
+
+/// The key paths install added to a file (its record's; see `install::shape`): the containers
+/// that go once our removal empties them. `None`, when there is no record (an install by an
+/// older version): every container left empty goes.
+pub type Added<'a> = Option<&'a std::collections::BTreeSet<String>>;
+
+/// Whether install added `key` (or, without a record, is taken to have).
+pub fn is_added(added: Added, key: &str) -> bool {
+    added.is_none_or(|a| a.contains(key))
 }
 
 fn is_string(node: &CstNode, text: &str) -> bool {
@@ -399,6 +423,21 @@ impl Found {
                 if let (Some(list), Some(at)) = (parent, node.element_index()) {
                     list.insert(at, value);
                     node.remove();
+                }
+            }
+        }
+    }
+
+    /// What removing this handler removes: the handler, or its group when it is the group's
+    /// only one.
+    fn removable(self) -> CstNode {
+        match self {
+            Found::Flat(node) => node,
+            Found::Grouped { group, handlers, handler } => {
+                if handlers.elements().len() == 1 {
+                    group
+                } else {
+                    handler
                 }
             }
         }
@@ -475,6 +514,12 @@ mod tests {
 
     fn doc(text: &str) -> Settings {
         parse(Path::new("f"), text.as_bytes(), false).unwrap()
+    }
+
+    /// What installing `entry` into `text` adds, as install's record notes it.
+    fn added(text: &str, entry: &CommandEntry) -> std::collections::BTreeSet<String> {
+        let after = installed(text, entry);
+        crate::platform::install::shape::added(Path::new("f"), Some(text), &after)
     }
 
     fn installed(text: &str, entry: &CommandEntry) -> String {
@@ -564,7 +609,8 @@ mod tests {
             serde_json::json!({"version": 1, "hooks": {"beforeSubmitPrompt": [{"command": CMD}]}})
         );
         assert_eq!(d.uninstall(false, None), Change::Removed);
-        assert!(d.is_bare(&CURSOR));
+        d.drop_version(Some(&["version".to_string()].into()));
+        assert!(d.is_empty());
     }
 
     #[test]
@@ -580,19 +626,36 @@ mod tests {
             assert_eq!(d.render(), before);
             assert_eq!(d.uninstall(true, None), Change::Unchanged);
         }
-        // A one-line array that our entry made multi-line keeps its content but not its line
-        // breaks; uninstall gives such a file back from the install record instead.
+        // A one-line array that our entry made multi-line gets its one line back.
         let before = r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"command": "mine"}]}]}}"#;
         let d = doc(&installed(before, &CLAUDE));
         d.uninstall(true, None);
-        assert_eq!(Value::Object(d.value()), Value::Object(doc(before).value()));
+        assert_eq!(d.render(), before);
+    }
+
+    #[test]
+    fn one_line_objects_and_arrays_keep_their_line() {
+        for before in [
+            r#"{"a":1}"#,
+            r#"{"a":1,"hooks":{"Stop":[{"hooks":[{"command":"mine"}]}]}}"#,
+            "{\"a\": 1, \"hooks\": {\"UserPromptSubmit\": [{\"hooks\": [{\"command\": \"mine\"}]}]}}\n",
+        ] {
+            let after = installed(before, &CLAUDE);
+            assert!(after.starts_with(r#"{"a""#), "the first line stays: {after}");
+            let d = doc(&after);
+            d.uninstall(true, Some(&added(before, &CLAUDE)));
+            assert_eq!(d.render(), before, "{after}");
+        }
+        let d = parse(Path::new("f"), b"{\"a\": 1,}", true).unwrap();
+        d.install(Path::new("f"), EVENT, &CLAUDE, CMD).unwrap();
+        assert!(parse(Path::new("f"), d.render().as_bytes(), true).is_ok(), "{}", d.render());
     }
 
     #[test]
     fn containers_the_file_had_before_install_stay() {
         let before = r#"{"version":1,"hooks":{}}"#;
         let d = doc(&installed(before, &CURSOR));
-        d.uninstall(false, Some(&doc(before).value()));
+        d.uninstall(false, Some(&added(before, &CURSOR)));
         assert_eq!(d.render(), before);
         // Without knowing the old file, what our removal emptied goes.
         let d = doc(&installed(before, &CURSOR));
@@ -608,7 +671,9 @@ mod tests {
         assert_eq!(d.allow(Path::new("f"), RULE).unwrap(), Change::Added);
         assert_eq!(d.allow(Path::new("f"), RULE).unwrap(), Change::Unchanged);
         assert!(d.allows(RULE));
-        assert_eq!(d.disallow(RULE, Some(&doc(before).value())), Change::Removed);
+        let ours =
+            crate::platform::install::shape::added(Path::new("f"), Some(before), &d.render());
+        assert_eq!(d.disallow(RULE, Some(&ours)), Change::Removed);
         assert_eq!(d.render(), before);
         // A file without permissions gets them, and loses them again.
         let d = doc("{}");
@@ -617,7 +682,8 @@ mod tests {
         assert_eq!(d.render(), "{}");
         // The user's own rule stays.
         let mine = "{\"permissions\": {\"allow\": [\"Bash(tinylingo record:*)\"]}}";
-        assert_eq!(doc(mine).disallow(RULE, Some(&doc(mine).value())), Change::Unchanged);
+        let none = std::collections::BTreeSet::new();
+        assert_eq!(doc(mine).disallow(RULE, Some(&none)), Change::Unchanged);
     }
 
     #[test]

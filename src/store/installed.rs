@@ -1,15 +1,25 @@
-//! `installed.json`: what `install` changed in the assistants' folders.
+//! `installed.json`: what `install` changed in the assistants' folders, as metadata only.
 //!
-//! Uninstall must leave the user's files exactly as they were, and the files alone cannot
-//! tell it how they were: whether `settings.json` existed before install, whether `"hooks": {}`
-//! was the user's or ours, whether the empty `~/.claude` folder was there. So install writes
-//! down, for every file it writes, the text before its first change and the text it last
-//! wrote, and every folder it created. Uninstall then gives back the old text whenever the file
-//! is still what install left (nothing else touched it since), and otherwise removes only our
-//! entries from what is there now, keeping the containers the old text already had.
+//! Uninstall takes out of each file exactly what install put in, from the file as it is now,
+//! so that every change the user made since stays. The file alone cannot say everything that
+//! needs: whether install created it (then a file left bare goes), and which containers
+//! install made (`"hooks": {}`, `hooks.Stop`, `permissions.allow`, the MCP servers table, a
+//! Cursor file's `version`) as opposed to the user's, which stay even when our removal empties
+//! them. So install notes, for every file it writes, those two things: the flag, and the key
+//! paths it added (`hooks`, `hooks/Stop`, `permissions/allow/<our rule>`), worked out from the
+//! file's shape just before and just after each write. Key names only: never a value, never a
+//! line of the user's text, so that nothing of a `settings.json`'s API key or an MCP server's
+//! token ends up here. The file is written readable by its owner only all the same.
+//!
+//! Every folder install created is noted too; uninstall removes it again once empty.
+//!
+//! Earlier versions kept the whole text before the first change and after the last one;
+//! such a record still loads ([`Installed::load`] derives the flag and the added keys from the
+//! two texts), and the next save writes it in this form, the texts gone.
 //!
 //! The record is a convenience, never a requirement: without it (an install from an older
-//! version, a deleted store) uninstall still removes our entries, and only deletes nothing.
+//! version, a deleted store) uninstall still removes our entries and every container they
+//! leave empty, and deletes no file.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -31,33 +41,74 @@ pub struct Installed {
 }
 
 /// One file install wrote.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize)]
 pub struct FileRecord {
-    /// The text before install first changed it; `None`: install created the file.
-    pub before: Option<String>,
-    /// The text install last wrote.
-    pub after: String,
+    /// Install created the file (it did not exist before install first wrote it).
+    pub created: bool,
+    /// The key paths install added to the file, `/` between the levels (`hooks`,
+    /// `hooks/UserPromptSubmit`, `permissions/allow`, `permissions/allow/<our rule>`,
+    /// `mcpServers`); see `platform::install::shape`.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub added: BTreeSet<String>,
+    /// An earlier version's record: (text before install, text install last wrote). Read,
+    /// converted by [`Installed::load`], never written.
+    #[serde(skip)]
+    legacy: Option<(Option<String>, String)>,
 }
 
-impl FileRecord {
-    /// Whether install created the file.
-    pub fn created(&self) -> bool {
-        self.before.is_none()
+/// The record as any version wrote it.
+#[derive(Deserialize)]
+struct RawRecord {
+    #[serde(default)]
+    created: bool,
+    #[serde(default)]
+    added: BTreeSet<String>,
+    // Earlier versions: the whole text before the first change (`null`: no file), and after.
+    #[serde(default)]
+    before: Option<String>,
+    #[serde(default)]
+    after: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for FileRecord {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let raw = RawRecord::deserialize(d)?;
+        Ok(match raw.after {
+            Some(after) => FileRecord {
+                created: raw.before.is_none(),
+                added: BTreeSet::new(),
+                legacy: Some((raw.before, after)),
+            },
+            None => FileRecord { created: raw.created, added: raw.added, legacy: None },
+        })
     }
 }
+
+/// The key paths of a file's text that install's record tracks (`platform::install::shape`).
+pub type Shape<'a> = &'a dyn Fn(&Path, &str) -> BTreeSet<String>;
 
 impl Installed {
     /// The record in `store`; a missing or unreadable one is empty (uninstall then falls back
-    /// to removing our entries only).
-    pub fn load(store: &Store) -> Installed {
-        read_if_exists(&store.installed_path())
+    /// to removing our entries and what they leave empty). An earlier version's record is
+    /// converted with `shape`: what install added is what its last text has and the text
+    /// before install had not.
+    pub fn load(store: &Store, shape: Shape) -> Installed {
+        let mut installed: Installed = read_if_exists(&store.installed_path())
             .ok()
             .flatten()
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        for (path, record) in &mut installed.files {
+            if let Some((before, after)) = record.legacy.take() {
+                let had = shape(Path::new(path), before.as_deref().unwrap_or_default());
+                record.added = shape(Path::new(path), &after).difference(&had).cloned().collect();
+            }
+        }
+        installed
     }
 
-    /// Writes the record, or removes its file when nothing is left in it.
+    /// Writes the record (readable by its owner only), or removes its file when nothing is
+    /// left in it.
     pub fn save(&self, store: &Store) -> Result<()> {
         let path = store.installed_path();
         if self.files.is_empty() && self.folders.is_empty() {
@@ -77,14 +128,14 @@ impl Installed {
         self.files.get(&key(path))
     }
 
-    /// Notes that install wrote `after` to `path`, which held `before` (`None`: absent) just
-    /// before. The first `before` is kept: that is what uninstall gives back.
-    pub fn wrote(&mut self, path: &Path, before: Option<&str>, after: &str) {
-        let entry = self.files.entry(key(path)).or_insert_with(|| FileRecord {
-            before: before.map(str::to_string),
-            after: String::new(),
-        });
-        entry.after = after.to_string();
+    /// Notes that install wrote `path`, which did not exist just before when `created`, adding
+    /// the key paths `added`. Whether install created the file is decided by its first write.
+    pub fn wrote(&mut self, path: &Path, created: bool, added: BTreeSet<String>) {
+        let entry = self
+            .files
+            .entry(key(path))
+            .or_insert_with(|| FileRecord { created, ..FileRecord::default() });
+        entry.added.extend(added);
     }
 
     /// Notes that install created the folder `path`.
@@ -111,4 +162,40 @@ impl Installed {
 
 fn key(path: &Path) -> String {
     path.to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(_: &Path, text: &str) -> BTreeSet<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn an_earlier_versions_record_loads_without_its_texts() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path().to_path_buf());
+        let old = r#"{"files": {
+            "/h/.claude/settings.json": {"before": "hooks secret-token", "after": "hooks permissions secret-token"},
+            "/h/.claude/CLAUDE.md": {"before": null, "after": "block"}},
+            "folders": ["/h/.pi"]}"#;
+        std::fs::create_dir_all(dir.path()).unwrap();
+        std::fs::write(store.installed_path(), old).unwrap();
+        let installed = Installed::load(&store, &shape);
+        let settings = installed.file(Path::new("/h/.claude/settings.json")).unwrap();
+        assert!(!settings.created);
+        assert_eq!(settings.added, BTreeSet::from(["permissions".to_string()]));
+        assert!(installed.file(Path::new("/h/.claude/CLAUDE.md")).unwrap().created);
+        installed.save(&store).unwrap();
+        let text = std::fs::read_to_string(store.installed_path()).unwrap();
+        assert!(!text.contains("secret-token") && !text.contains("after"), "{text}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(store.installed_path()).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        assert_eq!(Installed::load(&store, &shape), installed);
+    }
 }

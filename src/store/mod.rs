@@ -7,8 +7,9 @@
 //!   not know survive every rewrite.
 //! * [`recorded`]: `recorded.tsv`, when each term was recorded (an append-only log beside the
 //!   glossary, which stays exactly the original tool's format).
-//! * [`installed`]: `installed.json`, what `install` changed in the assistants' folders, so
-//!   that `uninstall` can give back exactly what was there.
+//! * [`installed`]: `installed.json`, what `install` changed in the assistants' folders (files
+//!   it created, key names it added, folders it made; never the files' text), so that
+//!   `uninstall` takes out exactly that.
 //! * [`files`]: the write discipline every file here follows: one exclusive lock around each
 //!   read-modify-write, and atomic replacement (temp file in the same folder, fsync, rename), so
 //!   a crash or a concurrent writer never leaves a half-written or lost entry.

@@ -1,5 +1,5 @@
 //! Planning one assistant: the edits install makes to its settings file (or plugin) and its
-//! instruction file, and how uninstall gives each file back.
+//! instruction file, and how uninstall takes them out of each file again.
 
 use std::fs;
 use std::path::Path;
@@ -31,6 +31,7 @@ pub(super) fn plan_install(
     link: &Path,
     Options { allow_record, mcp, .. }: Options,
     journal_on: bool,
+    installed: &Installed,
 ) -> Result<Section> {
     let dir = spec.config_folder(home);
     let mut section = Section::new(spec.platform);
@@ -58,7 +59,7 @@ pub(super) fn plan_install(
                 let change = if journal_on {
                     settings.install(&path, after, &entry, &spec.after_command(link))?
                 } else {
-                    settings.uninstall_event(entry.grouped, after)
+                    settings.uninstall_event(entry.grouped, after, added(installed, &path))
                 };
                 if change != Change::Unchanged || journal_on {
                     changes.push((verb_of(change), format!("{after} hook (thread journal)")));
@@ -110,7 +111,7 @@ pub(super) fn plan_install(
             let unchanged = bytes.as_deref() == Some(&text[..]);
             let mut action = if unchanged { Action::None } else { Action::Write(text) };
             // The file's one write (and its install record) goes with the first line; the
-            // others only report, or applying them would note the old text as what was written.
+            // others only report, or applying them would write the file again.
             for (i, (verb, what)) in changes.into_iter().enumerate() {
                 let this = std::mem::replace(&mut action, Action::None);
                 section.steps.push(match i {
@@ -279,14 +280,13 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
         Registration::Command { file, entry, comments, .. } => {
             let path = dir.join(file);
             if let Some(bytes) = read_if_exists(&path)? {
-                let parse = |b: &[u8]| settings_file::parse(&path, b, comments);
-                let settings = parse(&bytes)?;
-                // Containers the file had before install stay, even when left empty.
-                let before = settings_before(installed, &path, comments);
-                let hook = settings.uninstall(entry.grouped, before.as_ref());
-                let rule = spec.allow_rule.map(|r| settings.disallow(r, before.as_ref()));
+                let settings = settings_file::parse(&path, &bytes, comments)?;
+                // Containers install added go once empty; the user's stay.
+                let added = added(installed, &path);
+                let hook = settings.uninstall(entry.grouped, added);
+                let rule = spec.allow_rule.map(|r| settings.disallow(r, added));
                 let rule = mcp_rule(spec)
-                    .map(|r| settings.disallow(r, before.as_ref()))
+                    .map(|r| settings.disallow(r, added))
                     .filter(|c| *c == Change::Removed)
                     .or(rule);
                 // Gemini CLI's MCP servers are in this file too.
@@ -295,8 +295,7 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
                 let settings = match shared {
                     Some(m) => {
                         let mut doc = Doc::Json(settings);
-                        let before = mcp_before(&m, &path, installed);
-                        mcp = doc.uninstall(&m, before.as_ref());
+                        mcp = doc.uninstall(&m, added);
                         let Doc::Json(settings) = doc else { unreachable!("wrapped above") };
                         settings
                     }
@@ -306,22 +305,12 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
                     || rule == Some(Change::Removed)
                     || mcp == Change::Removed
                 {
-                    let edited = settings.render();
-                    let restored = restore(installed, &path, &bytes, |b| {
-                        let no_mcp = shared.is_none_or(|m| {
-                            mcp_config::parse(&m, &path, b.as_bytes())
-                                .is_ok_and(|d| !d.has_ours(&m))
-                        });
-                        no_mcp && parse(b.as_bytes()).is_ok_and(|s| !s.has_ours(entry.grouped))
-                    });
-                    let action = restored.unwrap_or_else(|| {
-                        let created = installed.file(&path).is_some_and(|r| r.created());
-                        if created && settings.is_bare(&entry) && !is_link(&path) {
-                            Action::Delete
-                        } else {
-                            Action::Write(edited.into_bytes())
-                        }
-                    });
+                    settings.drop_version(added);
+                    let action = if created(installed, &path) && settings.is_empty() {
+                        Action::Delete
+                    } else {
+                        Action::Write(settings.render().into_bytes())
+                    };
                     let what = if mcp == Change::Removed {
                         format!("tinylingo hook and {MCP_WHAT}")
                     } else {
@@ -355,17 +344,11 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
         if let Some(bytes) = read_if_exists(&path)? {
             let text = utf8_text(&path, &bytes)?;
             if let Edit::Removed(rest) = unclosed(&path, instructions::uninstall(&text))? {
-                let restored = restore(installed, &path, &bytes, |b| {
-                    instructions::uninstall(b) == Ok(Edit::Unchanged)
-                });
-                let action = restored.unwrap_or_else(|| {
-                    let created = installed.file(&path).is_some_and(|r| r.created());
-                    if created && rest.is_empty() && !is_link(&path) {
-                        Action::Delete
-                    } else {
-                        Action::Write(rest.into_bytes())
-                    }
-                });
+                let action = if created(installed, &path) && rest.is_empty() {
+                    Action::Delete
+                } else {
+                    Action::Write(rest.into_bytes())
+                };
                 section.steps.push(step(Verb::Remove, "instruction block", &path, action));
             }
         }
@@ -388,8 +371,8 @@ pub(super) fn plan_uninstall_mcp(
     let mut section = Section::new(spec.platform);
     section.mcp_only = true;
     let Some(m) = spec.mcp else { return Ok(section) };
-    // In a file of its own, the file can be given back as it was before install; in Gemini
-    // CLI's settings that text would drop the hooks too, so only our entry goes.
+    // In a file of its own, a file install created goes once empty; Gemini CLI's settings
+    // still hold the hooks.
     let alone = !shares_hook_file(spec, &m, home);
     section.steps.extend(mcp_removal(spec, &m, home, installed, alone)?);
     section.steps.extend(mcp_rule_removal(spec, home, installed)?);
@@ -414,7 +397,7 @@ pub(super) fn plan_uninstall_mcp(
 
 /// `uninstall --mcp`: the step that takes out the rule `install --mcp --allow-record` added to
 /// the hook settings file (Claude Code's `mcp__tinylingo__record`), which names a server that
-/// is going. A rule the file had before install stays.
+/// is going. A rule the user had stays.
 fn mcp_rule_removal(spec: &Spec, home: &Path, installed: &Installed) -> Result<Option<Step>> {
     let (Some(rule), Registration::Command { file, comments, .. }) =
         (mcp_rule(spec), spec.registration)
@@ -424,82 +407,45 @@ fn mcp_rule_removal(spec: &Spec, home: &Path, installed: &Installed) -> Result<O
     let path = spec.config_folder(home).join(file);
     let Some(bytes) = read_if_exists(&path)? else { return Ok(None) };
     let settings = settings_file::parse(&path, &bytes, comments)?;
-    let before = settings_before(installed, &path, comments);
-    if settings.disallow(rule, before.as_ref()) != Change::Removed {
+    if settings.disallow(rule, added(installed, &path)) != Change::Removed {
         return Ok(None);
     }
     let action = Action::Write(settings.render().into_bytes());
     Ok(Some(step(Verb::Remove, "MCP record tool's allow rule", &path, action)))
 }
 
-/// A hook settings file's content before install, when the install record has it.
-fn settings_before(
-    installed: &Installed,
-    path: &Path,
-    comments: bool,
-) -> Option<serde_json::Map<String, serde_json::Value>> {
-    let before = installed.file(path)?.before.as_deref()?;
-    settings_file::parse(path, before.as_bytes(), comments).ok().map(|b| b.value())
+/// The key paths install added to `path`, from its record (`None`: no record).
+fn added<'a>(installed: &'a Installed, path: &Path) -> settings_file::Added<'a> {
+    installed.file(path).map(|r| &r.added)
 }
 
-/// The MCP file's text before install, parsed, when the install record has it.
-fn mcp_before(mcp: &McpSpec, path: &Path, installed: &Installed) -> Option<Doc> {
-    let before = installed.file(path)?.before.as_deref()?;
-    mcp_config::parse(mcp, path, before.as_bytes()).ok()
+/// Whether install created `path` (and it is a plain file, not a dotfiles link that uninstall
+/// must never delete).
+fn created(installed: &Installed, path: &Path) -> bool {
+    installed.file(path).is_some_and(|r| r.created) && !is_link(path)
 }
 
-/// The step that removes our MCP entry from its file, if it is there. `may_restore`: the file
-/// may be given back as it was before install when nothing else changed it since.
+/// The step that removes our MCP entry from its file, if it is there. `may_delete`: a file
+/// install created may go once nothing is left in it.
 fn mcp_removal(
     spec: &Spec,
     mcp: &McpSpec,
     home: &Path,
     installed: &Installed,
-    may_restore: bool,
+    may_delete: bool,
 ) -> Result<Option<Step>> {
     let path = mcp.path(spec, home);
     let Some(bytes) = read_if_exists(&path)? else { return Ok(None) };
     let mut doc = mcp_config::parse(mcp, &path, &bytes)?;
-    if doc.uninstall(mcp, mcp_before(mcp, &path, installed).as_ref()) != Change::Removed {
+    if doc.uninstall(mcp, added(installed, &path)) != Change::Removed {
         return Ok(None);
     }
-    let restored = may_restore
-        .then(|| {
-            restore(installed, &path, &bytes, |b| {
-                mcp_config::parse(mcp, &path, b.as_bytes()).is_ok_and(|d| !d.has_ours(mcp))
-            })
-        })
-        .flatten();
-    let action = restored.unwrap_or_else(|| {
-        let created = installed.file(&path).is_some_and(|r| r.created());
-        if may_restore && created && doc.is_empty() && !is_link(&path) {
-            Action::Delete
-        } else {
-            Action::Write(doc.render().into_bytes())
-        }
-    });
+    let action = if may_delete && created(installed, &path) && doc.is_empty() {
+        Action::Delete
+    } else {
+        Action::Write(doc.render().into_bytes())
+    };
     Ok(Some(step(Verb::Remove, MCP_WHAT, &path, action)))
-}
-
-/// How uninstall gives a file back when it is still exactly what install last wrote: its
-/// text from before install (`clean` checks that text holds nothing of ours, as it would not
-/// if an older install had been there first), or no file when install created it.
-pub(super) fn restore(
-    installed: &Installed,
-    path: &Path,
-    now: &[u8],
-    clean: impl Fn(&str) -> bool,
-) -> Option<Action> {
-    let record = installed.file(path)?;
-    if record.after.as_bytes() != now {
-        return None;
-    }
-    match &record.before {
-        None if is_link(path) => None,
-        None => Some(Action::Delete),
-        Some(before) if clean(before) => Some(Action::Write(before.clone().into_bytes())),
-        Some(_) => None,
-    }
 }
 
 /// The plugin's text for `spec` (a [`Registration::Plugin`]), calling the binary at `link`,

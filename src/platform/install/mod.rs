@@ -20,15 +20,22 @@
 //! * Each assistant is planned and applied on its own: a file that cannot be parsed, or one
 //!   the user made read-only, fails that assistant (nothing of its files is written) while the
 //!   others go on; the command then exits 2 and names each failure.
-//! * Uninstall gives back what was there before install. Install notes in the store's
-//!   [`Installed`] record the text each file had before its first change and every folder it
-//!   created; a file still as install left it gets its old text back byte for byte (or is
-//!   deleted, if install created it), and a file changed since keeps those changes and loses
-//!   only our entries. Only folders install created are removed, and only when empty. A file
-//!   that is a symbolic link (dotfiles) is written through, never replaced or deleted.
+//! * Uninstall takes out of each file, as it is now, exactly what install put in, and nothing
+//!   else: every change the user made since stays, however often install, `thread on`/`off`,
+//!   `install --mcp` and `uninstall --mcp` ran in between. The edits are byte-exact both
+//!   ways (see [`settings_file`]'s `add_prop` and `remove_node`, the TOML and Markdown
+//!   editors), so a file nobody touched since is byte for byte what it was. What the file
+//!   cannot say, the store's [`Installed`] record does, without a copy of any of the user's
+//!   text: whether install created the file (one left bare, nothing of the user's in it, is
+//!   deleted), and the key names install added (`hooks`, `hooks/Stop`, `permissions/allow`,
+//!   the MCP servers table…; see [`shape`]): a container install added goes once our removal
+//!   empties it, one the user had stays. Only folders install created are removed, and only
+//!   when empty. A file that is a symbolic link (dotfiles) is written through, never replaced
+//!   or deleted.
 
 mod assistant;
 mod report;
+pub(crate) mod shape;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -99,7 +106,7 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
     let journal_on = crate::journal::Journal::of(store).is_ok_and(|j| j.enabled);
     let plan =
         |installed: &Installed| plan(mode, options, journal_on, &targets, &home, &link, installed);
-    let report = plan(&Installed::load(store))?;
+    let report = plan(&Installed::load(store, &shape::shape))?;
     if dry_run || report.sections.iter().all(|s| s.error.is_some()) {
         return Ok(report);
     }
@@ -107,7 +114,7 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
         Mode::Uninstall if !store.dir().exists() => None,
         _ => Some(store.lock()?),
     };
-    let mut installed = Installed::load(store);
+    let mut installed = Installed::load(store, &shape::shape);
     let mut report = plan(&installed)?;
     apply(&mut report, &mut installed)?;
     tidy(&report, &scripts, &mut installed);
@@ -145,7 +152,7 @@ fn plan(
     };
     for &p in targets {
         let section = match mode {
-            Mode::Install => plan_install(p.spec(), home, link, options, journal_on),
+            Mode::Install => plan_install(p.spec(), home, link, options, journal_on, installed),
             Mode::Uninstall if options.mcp => plan_uninstall_mcp(p.spec(), home, installed),
             Mode::Uninstall => plan_uninstall(p.spec(), home, installed),
         };
@@ -208,15 +215,9 @@ fn tidy(report: &Report, scripts: &Path, installed: &mut Installed) {
                 }
             }
             if section.mcp_only {
-                // The rest of the install stays: a file it changed keeps its record (the text
-                // from before install), now ending in what this wrote.
-                for s in &section.steps {
-                    match &s.action {
-                        Action::Write(bytes) if installed.file(&s.path).is_some() => {
-                            installed.wrote(&s.path, None, &String::from_utf8_lossy(bytes))
-                        }
-                        _ => installed.forget_under(&s.path),
-                    }
+                // The rest of the install stays, and so does the record of a file still there.
+                for s in section.steps.iter().filter(|s| matches!(s.action, Action::Delete)) {
+                    installed.forget_under(&s.path);
                 }
                 continue;
             }
@@ -382,18 +383,13 @@ fn apply_step(s: &Step, mode: Mode, installed: &mut Installed) -> Result<()> {
         Action::Write(bytes) => {
             write_through(&s.path, bytes)?;
             if let (Mode::Install, Some(before)) = (mode, &s.before) {
-                installed.wrote(&s.path, before.as_deref(), &String::from_utf8_lossy(bytes));
+                let after = String::from_utf8_lossy(bytes);
+                let added = shape::added(&s.path, before.as_deref(), &after);
+                installed.wrote(&s.path, before.is_none(), added);
             }
         }
         Action::Delete => fs::remove_file(&s.path).map_err(|e| Error::io(&s.path, "remove", e))?,
-        Action::None => {
-            // Already in place: a record from an earlier install stays valid.
-            if let (Mode::Install, Some(Some(now))) = (mode, &s.before) {
-                if installed.file(&s.path).is_some() {
-                    installed.wrote(&s.path, None, now);
-                }
-            }
-        }
+        Action::None => {}
     }
     Ok(())
 }
