@@ -246,22 +246,56 @@ impl std::fmt::Display for EventProblem {
     }
 }
 
-impl Spec {
-    /// The assistant's configuration folder: where its variable puts it, when that is set to
-    /// an absolute path (as a relative one would depend on where the assistant is started),
-    /// else [`Spec::config_dir`] under `home`.
-    pub fn config_folder(&self, home: &Path) -> PathBuf {
-        self.moved_folder().unwrap_or_else(|| home.join(self.config_dir))
-    }
-
-    pub(crate) fn moved_folder(&self) -> Option<PathBuf> {
-        let var = self.config_var?;
-        let value = std::env::var_os(var.name)?;
+impl FolderVar {
+    /// Where the variable puts the folder, when it is set to an absolute path (a relative one
+    /// would depend on where the assistant is started, and the XDG rules ignore one).
+    pub fn folder(&self) -> Option<PathBuf> {
+        let value = std::env::var_os(self.name)?;
         let path = Path::new(&value);
         if !path.is_absolute() {
             return None;
         }
-        Some(if var.inside.is_empty() { path.to_path_buf() } else { path.join(var.inside) })
+        Some(if self.inside.is_empty() { path.to_path_buf() } else { path.join(self.inside) })
+    }
+}
+
+/// A folder of an assistant's: where `var` moves it, else `default` under `home`. The one
+/// rule `install`, `doctor` and `suggest` all go through, so that none of them looks in a
+/// place the assistant does not use.
+pub fn client_folder(var: Option<FolderVar>, default: &str, home: &Path) -> PathBuf {
+    var.and_then(|v| v.folder()).unwrap_or_else(|| home.join(default))
+}
+
+impl Platform {
+    /// Where the assistant keeps its session transcripts (what `suggest` reads), for those
+    /// whose store `suggest` knows: Claude Code's `projects/`, Codex's `sessions/` and Gemini
+    /// CLI's `tmp/` in their configuration folders (so `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and
+    /// `GEMINI_CLI_HOME` move them too), and OpenCode's data folder (`$XDG_DATA_HOME/opencode`).
+    pub fn sessions_folder(self, home: &Path) -> Option<PathBuf> {
+        let config = || self.spec().config_folder(home);
+        match self {
+            Platform::Claude => Some(config().join("projects")),
+            Platform::Codex => Some(config().join("sessions")),
+            Platform::Gemini => Some(config().join("tmp")),
+            Platform::OpenCode => Some(client_folder(
+                Some(opencode::DATA_VAR),
+                opencode::DATA_DIR,
+                home,
+            )),
+            _ => None,
+        }
+    }
+}
+
+impl Spec {
+    /// The assistant's configuration folder: where its variable puts it ([`FolderVar::folder`]),
+    /// else [`Spec::config_dir`] under `home` ([`client_folder`]).
+    pub fn config_folder(&self, home: &Path) -> PathBuf {
+        client_folder(self.config_var, self.config_dir, home)
+    }
+
+    pub(crate) fn moved_folder(&self) -> Option<PathBuf> {
+        self.config_var?.folder()
     }
 
     /// Reads the event a platform wrote on the hook's stdin.
