@@ -133,6 +133,40 @@ fn the_project_s_terms_come_first_and_win_on_the_same_term() {
 }
 
 #[test]
+fn cursor_s_workspace_root_finds_the_project_glossary() {
+    let h = Home::new();
+    let repo = repo(&h, "proj");
+    ok_in(&h, &repo, &["record", "--project", "联调", "USE_SOURCE=1 启动本地联调环境"]);
+    // Cursor's beforeSubmitPrompt, as it sends it: no `cwd`, the folders in `workspace_roots`
+    // (a folder that is gone first: the first that exists counts).
+    let cursor = |roots: Value| {
+        let event = json!({
+            "conversation_id": "c-1",
+            "generation_id": "g-1",
+            "hook_event_name": "beforeSubmitPrompt",
+            "workspace_roots": roots,
+            "prompt": "联调一下",
+            "attachments": [],
+        });
+        let out = h.hook("cursor", event.to_string().as_bytes());
+        out.ok();
+        out.json()
+    };
+    let gone = h.path().join("gone");
+    let answer = cursor(json!([gone.to_str().unwrap(), repo.to_str().unwrap()]));
+    assert_eq!(answer["continue"], true);
+    let context = answer["additional_context"].as_str().unwrap_or_default();
+    assert!(context.contains("USE_SOURCE=1"), "{answer}");
+    // What `match --platform cursor` shows from the project's folder is what the hook sends.
+    let shown = ok_in(&h, &repo, &["match", "--platform", "cursor", "联调一下"]);
+    assert!(shown.contains("USE_SOURCE=1"), "{shown}");
+    // A field that names no folder is no project, never a failure.
+    for roots in [json!("not a list"), json!([7]), json!([gone.to_str().unwrap()])] {
+        assert_eq!(cursor(roots.clone()), json!({"continue": true}), "{roots}");
+    }
+}
+
+#[test]
 fn an_untrusted_glossary_is_never_injected_and_is_named_with_the_command_that_trusts_it() {
     let h = Home::new();
     let repo = repo(&h, "cloned");
