@@ -64,9 +64,9 @@ pub fn files(assistant: Assistant, home: &Path, store: &Store) -> Result<Vec<Pat
     let sessions = |p: Platform| p.sessions_folder(home).unwrap_or_default();
     let (root, depth, keep): (PathBuf, usize, fn(&str) -> bool) = match assistant {
         Assistant::Claude => (sessions(Platform::Claude), 2, |n| n.ends_with(".jsonl")),
-        Assistant::Codex => (sessions(Platform::Codex), 4, |n| {
-            n.starts_with("rollout-") && n.ends_with(".jsonl")
-        }),
+        Assistant::Codex => {
+            (sessions(Platform::Codex), 4, |n| n.starts_with("rollout-") && n.ends_with(".jsonl"))
+        }
         // `.json`: the whole-file sessions of releases before 0.39 ([`gemini_whole`]).
         Assistant::Gemini => (sessions(Platform::Gemini), 3, |n| {
             n.starts_with("session-") && (n.ends_with(".jsonl") || n.ends_with(".json"))

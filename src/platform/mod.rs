@@ -295,11 +295,9 @@ impl Platform {
             Platform::Claude => Some(config().join("projects")),
             Platform::Codex => Some(config().join("sessions")),
             Platform::Gemini => Some(config().join("tmp")),
-            Platform::OpenCode => Some(client_folder(
-                Some(opencode::DATA_VAR),
-                opencode::DATA_DIR,
-                home,
-            )),
+            Platform::OpenCode => {
+                Some(client_folder(Some(opencode::DATA_VAR), opencode::DATA_DIR, home))
+            }
             _ => None,
         }
     }
