@@ -415,6 +415,63 @@ fn a_term_recorded_in_one_clone_hits_in_another_after_trust() {
     assert_eq!(status, "", "the hook left files git sees");
 }
 
+#[test]
+fn check_unused_in_a_fresh_clone_calls_the_team_s_entries_unknown_not_unused() {
+    let h = Home::new();
+    let remote = h.path().join("remote.git");
+    fs::create_dir_all(&remote).unwrap();
+    git(&remote, &["init", "-q", "--bare", "-b", "main"]);
+    let a = repo(&h, "clone-a");
+    git(&a, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    ok_in(&h, &a, &["record", "--project", "联调", "USE_SOURCE=1 启动本地联调环境"]);
+    ok_in(&h, &a, &["record", "--project", "智能抠图", "BGRemover 模块"]);
+    git(&a, &["add", ".tinylingo"]);
+    git(&a, &["commit", "-q", "-m", "project glossary"]);
+    git(&a, &["push", "-q", "origin", "main"]);
+    // A teammate's fresh clone: no usage here for anything, and nothing recorded here.
+    let teammate = Home::new();
+    let b = h.path().join("clone-b");
+    git(h.path(), &["clone", "-q", remote.to_str().unwrap(), b.to_str().unwrap()]);
+    let b = b.canonicalize().unwrap();
+    let check =
+        |format: &str| run_in(&teammate, &b, &["check", "--unused", "30d", "--format", format]);
+    // Untrusted: the hook does not use it, so nobody here could have seen its use.
+    let out = check("tsv");
+    out.ok();
+    assert!(!out.stdout.contains("remove"), "{}", out.stdout);
+    assert!(out.stderr.contains("not trusted"), "{}", out.stderr);
+    run_in(&teammate, &b, &["trust"]).ok();
+    let out = check("tsv");
+    out.ok(); // exit 0: nothing to fix
+    let rows: Vec<Vec<&str>> = out.stdout.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 2, "{}", out.stdout);
+    for row in &rows {
+        assert_eq!((row[0], row[5], row[6]), ("unknown", "", "project"), "{}", out.stdout);
+    }
+    let text = check("text");
+    assert!(text.stdout.contains("[project] 联调: unknown: no usage seen on this machine yet"));
+    assert!(!text.stdout.contains("tinylingo remove"), "{}", text.stdout);
+    // The clone where they were recorded today: not reported at all (no chance yet).
+    let own = run_in(&h, &a, &["check", "--unused", "30d", "--format", "tsv"]);
+    assert_eq!(own.ok().stdout, "");
+    // Once this machine has known them for the whole span, no use means unused.
+    let seen = teammate.store().join("seen.json");
+    let mut noted: Value = serde_json::from_str(&fs::read_to_string(&seen).unwrap()).unwrap();
+    for terms in noted.as_object_mut().unwrap().values_mut() {
+        for when in terms.as_object_mut().unwrap().values_mut() {
+            *when = json!(when.as_u64().unwrap() - 40 * 86_400);
+        }
+    }
+    fs::write(&seen, noted.to_string()).unwrap();
+    let out = check("tsv");
+    out.expect_code(1);
+    assert!(out.stdout.contains("unused\t联调\t\t\t\ttinylingo remove --project 联调"));
+    // A prompt here that hit it: in use.
+    assert!(hook_in(&teammate, &b, "联调一下").contains("USE_SOURCE"));
+    let out = check("tsv");
+    assert!(!out.stdout.contains("联调"), "{}", out.stdout);
+}
+
 /// The `hint:` line of a failed command's stderr.
 fn hint(out: &Output) -> String {
     let line = out.stderr.lines().find(|l| l.trim_start().starts_with("hint:"));

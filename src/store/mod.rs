@@ -18,6 +18,7 @@ pub mod files;
 pub mod glossary;
 pub mod installed;
 pub mod recorded;
+pub mod seen;
 pub mod sessions;
 pub mod usage;
 
@@ -124,6 +125,10 @@ impl Store {
     pub fn usage_path(&self) -> PathBuf {
         self.dir.join(USAGE_FILE)
     }
+    /// When this machine first saw each entry of a trusted project glossary (see [`seen`]).
+    pub fn seen_path(&self) -> PathBuf {
+        self.dir.join(seen::FILE)
+    }
     /// What the assistants' hook registrations point at.
     pub fn scripts_dir(&self) -> PathBuf {
         self.dir.join("scripts")
@@ -183,6 +188,7 @@ fn is_locked_writers_temp(name: &str) -> bool {
         RECORDED_FILE,
         REMOVALS_FILE,
         USAGE_FILE,
+        seen::FILE,
     ]
     .iter()
     .any(|file| files::is_temp_name_of(name, file))
