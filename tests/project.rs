@@ -441,6 +441,11 @@ fn check_unused_in_a_fresh_clone_calls_the_team_s_entries_unknown_not_unused() {
     assert!(!out.stdout.contains("remove"), "{}", out.stdout);
     assert!(out.stderr.contains("not trusted"), "{}", out.stderr);
     run_in(&teammate, &b, &["trust"]).ok();
+    // The first prompt here (it hits nothing) has the hook note the terms as seen.
+    assert_eq!(hook_in(&teammate, &b, "nothing to match"), "");
+    let seen = teammate.store().join("seen.json");
+    let noted: Value = serde_json::from_str(&fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(noted[b.to_str().unwrap()].as_object().map(|o| o.len()), Some(2), "{noted}");
     let out = check("tsv");
     out.ok(); // exit 0: nothing to fix
     let rows: Vec<Vec<&str>> = out.stdout.lines().map(|l| l.split('\t').collect()).collect();
@@ -455,7 +460,6 @@ fn check_unused_in_a_fresh_clone_calls_the_team_s_entries_unknown_not_unused() {
     let own = run_in(&h, &a, &["check", "--unused", "30d", "--format", "tsv"]);
     assert_eq!(own.ok().stdout, "");
     // Once this machine has known them for the whole span, no use means unused.
-    let seen = teammate.store().join("seen.json");
     let mut noted: Value = serde_json::from_str(&fs::read_to_string(&seen).unwrap()).unwrap();
     for terms in noted.as_object_mut().unwrap().values_mut() {
         for when in terms.as_object_mut().unwrap().values_mut() {
