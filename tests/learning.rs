@@ -146,6 +146,34 @@ fn accept_all_takes_the_confident_ones_with_their_explanations() {
 }
 
 #[test]
+fn sessions_are_found_where_the_assistants_folder_variables_put_them() {
+    // Moved folders, as `install` finds them: Claude Code's to $CLAUDE_CONFIG_DIR, Gemini
+    // CLI's to $GEMINI_CLI_HOME/.gemini, Codex's to $CODEX_HOME. The default places hold
+    // nothing, so only the moved ones can yield the proposals.
+    let fixtures = root().join("tests/fixtures/sessions");
+    let mut wrong = Vec::new();
+    for (assistant, var, store) in [
+        ("claude", "CLAUDE_CONFIG_DIR", "projects"),
+        ("gemini", "GEMINI_CLI_HOME", ".gemini/tmp"),
+        ("codex", "CODEX_HOME", "sessions"),
+    ] {
+        let home = Home::new();
+        let moved = home.path().join("elsewhere");
+        copy_dir(&fixtures.join(assistant), &moved.join(store));
+        let args = ["suggest", "--verbose", "--format", "jsonl", "--assistant", assistant];
+        let mut cmd = home.command(&args);
+        cmd.env(var, &moved);
+        let out = common::run_command(cmd, None);
+        out.ok();
+        let expected: BTreeSet<String> = ["PX-42", "blue"].map(String::from).into();
+        if terms(&out.stdout) != expected {
+            wrong.push(format!("{assistant} ({var}): {:?}\n{}", terms(&out.stdout), out.stderr));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
 fn missing_garbled_and_truncated_sources_are_skipped_never_an_error() {
     let home = Home::new();
     let dir = home.path().join(".claude/projects/p");

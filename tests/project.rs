@@ -133,6 +133,40 @@ fn the_project_s_terms_come_first_and_win_on_the_same_term() {
 }
 
 #[test]
+fn cursor_s_workspace_root_finds_the_project_glossary() {
+    let h = Home::new();
+    let repo = repo(&h, "proj");
+    ok_in(&h, &repo, &["record", "--project", "联调", "USE_SOURCE=1 启动本地联调环境"]);
+    // Cursor's beforeSubmitPrompt, as it sends it: no `cwd`, the folders in `workspace_roots`
+    // (a folder that is gone first: the first that exists counts).
+    let cursor = |roots: Value| {
+        let event = json!({
+            "conversation_id": "c-1",
+            "generation_id": "g-1",
+            "hook_event_name": "beforeSubmitPrompt",
+            "workspace_roots": roots,
+            "prompt": "联调一下",
+            "attachments": [],
+        });
+        let out = h.hook("cursor", event.to_string().as_bytes());
+        out.ok();
+        out.json()
+    };
+    let gone = h.path().join("gone");
+    let answer = cursor(json!([gone.to_str().unwrap(), repo.to_str().unwrap()]));
+    assert_eq!(answer["continue"], true);
+    let context = answer["additional_context"].as_str().unwrap_or_default();
+    assert!(context.contains("USE_SOURCE=1"), "{answer}");
+    // What `match --platform cursor` shows from the project's folder is what the hook sends.
+    let shown = ok_in(&h, &repo, &["match", "--platform", "cursor", "联调一下"]);
+    assert!(shown.contains("USE_SOURCE=1"), "{shown}");
+    // A field that names no folder is no project, never a failure.
+    for roots in [json!("not a list"), json!([7]), json!([gone.to_str().unwrap()])] {
+        assert_eq!(cursor(roots.clone()), json!({"continue": true}), "{roots}");
+    }
+}
+
+#[test]
 fn an_untrusted_glossary_is_never_injected_and_is_named_with_the_command_that_trusts_it() {
     let h = Home::new();
     let repo = repo(&h, "cloned");
@@ -379,6 +413,67 @@ fn a_term_recorded_in_one_clone_hits_in_another_after_trust() {
     assert!(hook_in(&teammate, &b, "联调").contains("USE_SOURCE"));
     let status = git(&b, &["status", "--porcelain", "--untracked-files=all"]);
     assert_eq!(status, "", "the hook left files git sees");
+}
+
+#[test]
+fn check_unused_in_a_fresh_clone_calls_the_team_s_entries_unknown_not_unused() {
+    let h = Home::new();
+    let remote = h.path().join("remote.git");
+    fs::create_dir_all(&remote).unwrap();
+    git(&remote, &["init", "-q", "--bare", "-b", "main"]);
+    let a = repo(&h, "clone-a");
+    git(&a, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    ok_in(&h, &a, &["record", "--project", "联调", "USE_SOURCE=1 启动本地联调环境"]);
+    ok_in(&h, &a, &["record", "--project", "智能抠图", "BGRemover 模块"]);
+    git(&a, &["add", ".tinylingo"]);
+    git(&a, &["commit", "-q", "-m", "project glossary"]);
+    git(&a, &["push", "-q", "origin", "main"]);
+    // A teammate's fresh clone: no usage here for anything, and nothing recorded here.
+    let teammate = Home::new();
+    let b = h.path().join("clone-b");
+    git(h.path(), &["clone", "-q", remote.to_str().unwrap(), b.to_str().unwrap()]);
+    let b = b.canonicalize().unwrap();
+    let check =
+        |format: &str| run_in(&teammate, &b, &["check", "--unused", "30d", "--format", format]);
+    // Untrusted: the hook does not use it, so nobody here could have seen its use.
+    let out = check("tsv");
+    out.ok();
+    assert!(!out.stdout.contains("remove"), "{}", out.stdout);
+    assert!(out.stderr.contains("not trusted"), "{}", out.stderr);
+    run_in(&teammate, &b, &["trust"]).ok();
+    // The first prompt here (it hits nothing) has the hook note the terms as seen.
+    assert_eq!(hook_in(&teammate, &b, "nothing to match"), "");
+    let seen = teammate.store().join("seen.json");
+    let noted: Value = serde_json::from_str(&fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(noted[b.to_str().unwrap()].as_object().map(|o| o.len()), Some(2), "{noted}");
+    let out = check("tsv");
+    out.ok(); // exit 0: nothing to fix
+    let rows: Vec<Vec<&str>> = out.stdout.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 2, "{}", out.stdout);
+    for row in &rows {
+        assert_eq!((row[0], row[5], row[6]), ("unknown", "", "project"), "{}", out.stdout);
+    }
+    let text = check("text");
+    assert!(text.stdout.contains("[project] 联调: unknown: no usage seen on this machine yet"));
+    assert!(!text.stdout.contains("tinylingo remove"), "{}", text.stdout);
+    // The clone where they were recorded today: not reported at all (no chance yet).
+    let own = run_in(&h, &a, &["check", "--unused", "30d", "--format", "tsv"]);
+    assert_eq!(own.ok().stdout, "");
+    // Once this machine has known them for the whole span, no use means unused.
+    let mut noted: Value = serde_json::from_str(&fs::read_to_string(&seen).unwrap()).unwrap();
+    for terms in noted.as_object_mut().unwrap().values_mut() {
+        for when in terms.as_object_mut().unwrap().values_mut() {
+            *when = json!(when.as_u64().unwrap() - 40 * 86_400);
+        }
+    }
+    fs::write(&seen, noted.to_string()).unwrap();
+    let out = check("tsv");
+    out.expect_code(1);
+    assert!(out.stdout.contains("unused\t联调\t\t\t\ttinylingo remove --project 联调"));
+    // A prompt here that hit it: in use.
+    assert!(hook_in(&teammate, &b, "联调一下").contains("USE_SOURCE"));
+    let out = check("tsv");
+    assert!(!out.stdout.contains("联调"), "{}", out.stdout);
 }
 
 /// The `hint:` line of a failed command's stderr.

@@ -36,7 +36,7 @@ pub(super) fn print(report: &Report, format: Format) -> Result<u8> {
 
 fn text(report: &Report) -> String {
     let mut out = String::new();
-    for issue in &report.issues {
+    for issue in report.issues.iter().chain(&report.unknown) {
         if issue.origin == Origin::Project {
             out.push_str("[project] ");
         }
@@ -54,6 +54,7 @@ fn text(report: &Report) -> String {
                 out.push_str(&format!("unused: last hit {}\n", at.as_str().unwrap_or("?")))
             }
             Problem::Unused { last_hit: None } => out.push_str("unused: never hit\n"),
+            Problem::Unknown => out.push_str("unknown: no usage seen on this machine yet\n"),
         }
     }
     if !report.fixes.is_empty() {

@@ -7,7 +7,11 @@
 //!   file or folder was renamed.
 //! * With `--unused`, entries no prompt hit in that time (the hook's usage log,
 //!   [`crate::store::usage`]). An entry recorded within that time is not reported: it has not had
-//!   the chance.
+//!   the chance. The usage log is this machine's, so a project entry counts only once this
+//!   machine could have seen its use for the whole time: recorded here, hit here, or first seen
+//!   here ([`crate::store::seen`], in a trusted project) that long ago. A project entry this
+//!   machine has not known that long (a fresh clone, a pull) is reported as unknown, with no
+//!   command: nobody here can tell whether the team uses it.
 //!
 //! The report ends with the commands that fix or remove each entry; nothing is changed.
 
@@ -21,7 +25,9 @@ use crate::matching::Origin;
 use crate::output::{timestamp, Records};
 use crate::project::{Filter, Scopes};
 use crate::store::config::Config;
-use crate::store::Glossary;
+use crate::store::seen::{self, Seen};
+use crate::store::usage::{secs, TermUsage};
+use crate::store::{Glossary, Store};
 
 /// What is wrong with an entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +36,9 @@ pub enum Problem {
     MissingPath { path: String, written: String, renamed: Option<String> },
     /// No prompt hit it within the time asked; `last_hit` is the last one ever, if any.
     Unused { last_hit: Option<SystemTime> },
+    /// A project entry with no use seen on this machine, which has not known it for the time
+    /// asked (or does not use the project's glossary: not trusted): its use is unknown here.
+    Unknown,
 }
 
 /// One finding about one entry.
@@ -45,6 +54,9 @@ pub struct Issue {
 pub struct Report {
     /// In glossary order (the project's first), an entry's missing paths before its disuse.
     pub issues: Vec<Issue>,
+    /// The project entries whose use this machine cannot tell yet ([`Problem::Unknown`]), in
+    /// glossary order: listed after the issues, with no command, and not counted as found.
+    pub unknown: Vec<Issue>,
     /// The command that fixes or removes each entry with an issue, one per entry, in order.
     pub fixes: Vec<Fix>,
     /// What could not be checked, and why (no git tree here, no usage log).
@@ -68,12 +80,12 @@ pub struct Fix {
 pub const FIELDS: &[&str] = &["problem", "term", "path", "renamed", "last_hit", "fix", "scope"];
 
 impl Report {
-    /// One record per issue: `problem` (`missing-path` or `unused`), `term`, `path`,
-    /// `renamed` (the likely new path, or null), `last_hit` (RFC 3339, or null), `fix` (the
-    /// entry's command), `scope`.
+    /// One record per issue, then one per unknown entry: `problem` (`missing-path`, `unused`
+    /// or `unknown`), `term`, `path`, `renamed` (the likely new path, or null), `last_hit`
+    /// (RFC 3339, or null), `fix` (the entry's command; empty for `unknown`), `scope`.
     pub fn records(&self) -> Records {
         let mut records = Records::new(FIELDS);
-        for issue in &self.issues {
+        for issue in self.issues.iter().chain(&self.unknown) {
             let (kind, path, renamed, last) = match &issue.problem {
                 Problem::MissingPath { path, renamed, .. } => {
                     ("missing-path", json!(path), json!(renamed), Value::Null)
@@ -81,6 +93,7 @@ impl Report {
                 Problem::Unused { last_hit } => {
                     ("unused", Value::Null, Value::Null, last_hit.map_or(Value::Null, timestamp))
                 }
+                Problem::Unknown => ("unknown", Value::Null, Value::Null, Value::Null),
             };
             records.push(vec![
                 json!(kind),
@@ -95,8 +108,11 @@ impl Report {
         records
     }
 
-    /// The command that fixes `issue`'s entry.
+    /// The command that fixes `issue`'s entry (none for an unknown one).
     pub fn fix_of(&self, issue: &Issue) -> &str {
+        if issue.problem == Problem::Unknown {
+            return "";
+        }
         self.fixes
             .iter()
             .find(|f| f.origin == issue.origin && f.term == issue.term)
@@ -149,6 +165,7 @@ pub fn check(
         Some(_) => Some(crate::store::usage::read(&scopes.user)?),
         None => None,
     };
+    let cutoff = unused.map(|span| secs(now).saturating_sub(span.as_secs()));
     scopes.read(filter, |glossaries| {
         let mut report = Report { unused_checked: unused.is_some(), ..Report::default() };
         // The trees, read once each: the project's folder, and the work tree here.
@@ -180,25 +197,25 @@ pub fn check(
                 (Some(t), _) => report.files = report.files.max(t.len()),
             }
             report.entries += glossary.len();
-            let recorded = recorded_times(scopes, *origin, glossary);
+            let known = match (cutoff, origin) {
+                (None, _) => Known::default(),
+                (Some(_), Origin::User) => Known::mine(scopes, glossary),
+                (Some(_), Origin::Project) => Known::shared(scopes, glossary, now, &mut report),
+            };
             for (term, explanation) in glossary.iter() {
                 let before = report.issues.len();
                 if let Some(tree) = tree {
                     missing_paths(tree, *origin, term, explanation, &mut report.issues);
                 }
-                if let (Some(span), Some(usage)) = (unused, &usage) {
-                    let cutoff = crate::store::usage::secs(now).saturating_sub(span.as_secs());
+                if let (Some(cutoff), Some(usage)) = (cutoff, &usage) {
                     let used = usage.terms.get(term).copied().unwrap_or_default();
-                    let young =
-                        recorded.get(term).is_some_and(|t| crate::store::usage::secs(*t) > cutoff);
-                    if (used.hits == 0 || used.last < cutoff) && !young {
-                        let last_hit =
-                            (used.hits > 0).then(|| UNIX_EPOCH + Duration::from_secs(used.last));
-                        report.issues.push(Issue {
-                            origin: *origin,
-                            term: term.to_string(),
-                            problem: Problem::Unused { last_hit },
-                        });
+                    let problem = disuse(&known, term, used, cutoff);
+                    let issue =
+                        |problem| Issue { origin: *origin, term: term.to_string(), problem };
+                    match problem {
+                        Some(Problem::Unknown) => report.unknown.push(issue(Problem::Unknown)),
+                        Some(problem) => report.issues.push(issue(problem)),
+                        None => {}
                     }
                 }
                 if report.issues.len() > before {
@@ -221,15 +238,78 @@ pub fn check(
     })
 }
 
-/// When each term was recorded, where known.
-fn recorded_times(
-    scopes: &Scopes,
-    origin: Origin,
-    glossary: &Glossary,
-) -> ahash::AHashMap<String, SystemTime> {
-    crate::store::recorded::recent(scopes.store_of(origin), glossary, glossary.len())
+/// Since when this machine could have seen the use of a glossary's entries.
+#[derive(Default)]
+struct Known {
+    /// When each term was recorded here (`recorded.tsv`, kept per clone), in Unix seconds.
+    recorded: ahash::AHashMap<String, u64>,
+    /// The project's entries: when this machine first saw each ([`crate::store::seen`]);
+    /// `None` for the user's own entries, whose glossary and usage log are both this machine's.
+    seen: Option<Seen>,
+}
+
+impl Known {
+    /// The user's entries: known since they were recorded, or always when that is unknown
+    /// (the glossary and the usage log are both this machine's).
+    fn mine(scopes: &Scopes, glossary: &Glossary) -> Known {
+        Known { recorded: recorded_times(&scopes.user, glossary), seen: None }
+    }
+
+    /// The project's entries. Those of a trusted project are noted as seen now unless seen
+    /// before; an untrusted project's are not (the hook does not use it, so no use could be
+    /// seen), and a failure to note leaves those not seen before unknown.
+    fn shared(scopes: &Scopes, glossary: &Glossary, now: SystemTime, report: &mut Report) -> Known {
+        let Some(project) = scopes.project.as_ref() else { return Known::default() };
+        let recorded = recorded_times(&project.store, glossary);
+        if !scopes.trusted {
+            report.notes.push(format!(
+                "the project glossary is not trusted here, so the hook does not use it: its                  entries' use is unknown (trust it with: {})",
+                project.trust_command()
+            ));
+            return Known { recorded, seen: Some(Seen::new()) };
+        }
+        let noted = scopes
+            .user
+            .lock()
+            .and_then(|_lock| seen::note(&scopes.user, &project.root, glossary.terms(), now));
+        let seen = noted.unwrap_or_else(|e| {
+            report.notes.push(format!(
+                "cannot note when the project's entries were first seen here ({e}); those not                  noted before count as unknown"
+            ));
+            seen::read(&scopes.user, &project.root)
+        });
+        Known { recorded, seen: Some(seen) }
+    }
+}
+
+/// What `check --unused` says of one entry, given its use here and the start of the span
+/// (`cutoff`, Unix seconds): nothing (in use, or recorded here within the span: it has not
+/// had the chance), unused, or, for a project entry this machine has not known since the
+/// cutoff, unknown.
+fn disuse(known: &Known, term: &str, used: TermUsage, cutoff: u64) -> Option<Problem> {
+    if used.hits > 0 && used.last >= cutoff {
+        return None;
+    }
+    let recorded = known.recorded.get(term).copied();
+    if recorded.is_some_and(|t| t > cutoff) {
+        return None;
+    }
+    // A hit here before the cutoff: this machine has known the entry for the whole span.
+    let last_hit = (used.hits > 0).then(|| UNIX_EPOCH + Duration::from_secs(used.last));
+    let Some(seen) = &known.seen else { return Some(Problem::Unused { last_hit }) };
+    let since = recorded.into_iter().chain(seen.get(term).copied()).min();
+    if last_hit.is_some() || since.is_some_and(|t| t <= cutoff) {
+        Some(Problem::Unused { last_hit })
+    } else {
+        Some(Problem::Unknown)
+    }
+}
+
+/// When each term was recorded in `store`, where known.
+fn recorded_times(store: &Store, glossary: &Glossary) -> ahash::AHashMap<String, u64> {
+    crate::store::recorded::recent(store, glossary, glossary.len())
         .into_iter()
-        .filter_map(|(t, when)| Some((t, when?)))
+        .filter_map(|(t, when)| Some((t, secs(when?))))
         .collect()
 }
 

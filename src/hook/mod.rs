@@ -9,13 +9,14 @@
 pub mod after;
 
 use std::io::{Read, Write};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use crate::debug_log;
 use crate::index::{ArchivedIndexData, HookIndex};
 use crate::matching::{self, llm::LlmRequest, Engines, Outcome, Smart, Verdict};
 use crate::platform::block::{self, BlockEntry};
 use crate::platform::{Event, Platform};
+use crate::project::Project;
 use crate::store::config::ArchivedSettings;
 use crate::store::sessions::{self, SessionState};
 use crate::store::Store;
@@ -152,6 +153,7 @@ fn open_project(store: &Store, settings: &ArchivedSettings, cwd: &str) -> Option
                 log_line(store, settings, || {
                     format!("project index {} rebuilt[{why}]", project.root.display())
                 });
+                note_seen(store, settings, &project, &index);
             }
             Some(index)
         }
@@ -159,6 +161,21 @@ fn open_project(store: &Store, settings: &ArchivedSettings, cwd: &str) -> Option
             log_line(store, settings, || format!("project glossary skipped: {e}"));
             None
         }
+    }
+}
+
+/// Notes when this machine first had each term of a trusted project's glossary (for `check
+/// --unused`, [`crate::store::seen`]): on a rebuild only, that is once per new version of the
+/// glossary (a pull, a checkout), so the usual prompt pays nothing. Skipped when a writer holds
+/// the user's store (the hook never waits); a later rebuild or `check` notes them then.
+fn note_seen(store: &Store, settings: &ArchivedSettings, project: &Project, index: &HookIndex) {
+    use crate::matching::TermSource;
+    let Some(data) = index.data() else { return };
+    let Some(_lock) = store.try_lock() else { return };
+    let entries = &data.entries;
+    let terms = (0..entries.len() as u32).filter_map(|id| entries.term(id));
+    if let Err(e) = crate::store::seen::note(store, &project.root, terms, SystemTime::now()) {
+        log_line(store, settings, || format!("project terms not noted as seen: {e}"));
     }
 }
 
@@ -187,7 +204,7 @@ fn note_usage(store: &Store, settings: &ArchivedSettings, outcome: &Outcome) {
     if terms.is_empty() {
         return;
     }
-    if let Err(e) = crate::store::usage::note(store, &terms, std::time::SystemTime::now()) {
+    if let Err(e) = crate::store::usage::note(store, &terms, SystemTime::now()) {
         log_line(store, settings, || format!("usage log: {e}"));
     }
 }

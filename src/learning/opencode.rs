@@ -16,13 +16,12 @@ use serde::Deserialize;
 use super::clean;
 use super::rules::Conversation;
 use super::sources::{Assistant, Found};
+use crate::platform::Platform;
 
-/// The database file.
+/// The database file, in OpenCode's data folder ([`Platform::sessions_folder`]).
 pub fn database(home: &Path) -> PathBuf {
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|d| !d.is_empty())
-        .map_or_else(|| home.join(".local").join("share"), PathBuf::from);
-    data.join("opencode").join("opencode.db")
+    let folder = Platform::OpenCode.sessions_folder(home);
+    folder.unwrap_or_else(|| home.join(".local/share/opencode")).join("opencode.db")
 }
 
 /// The sizes and modification times of the database and of its WAL (empty when there is no

@@ -4,9 +4,9 @@
 //!
 //! | assistant | files | the user's words |
 //! |---|---|---|
-//! | Claude Code | `~/.claude/projects/*/*.jsonl` | `type:"user"` records whose `message.content` is text (not `tool_result`), not `isMeta`/`isSidechain`; `queue-operation`/`last-prompt` repeat the prompt and are skipped; our context arrives as an `attachment` record and is skipped |
+//! | Claude Code | `${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl` | `type:"user"` records whose `message.content` is text (not `tool_result`), not `isMeta`/`isSidechain`; `queue-operation`/`last-prompt` repeat the prompt and are skipped; our context arrives as an `attachment` record and is skipped |
 //! | Codex CLI | `${CODEX_HOME:-~/.codex}/sessions/**/rollout-*.jsonl` | `response_item` messages of role `user` whose `content_item_kinds` are all `user.*` (AGENTS.md and the environment come as a user message of other kinds; our context as a `developer` message); `event_msg` `user_message` in releases without `response_item` prompts |
-//! | Gemini CLI | `~/.gemini/tmp/*/chats/session-*.jsonl` (before 0.39: whole `session-*.json`, [`gemini_whole`]) | `type:"user"` records: `displayContent` (the prompt without our `<hook_context>`), else `content`'s text parts (not `functionResponse`); `$set` of `messages` replaces what came before (a checkpoint; its first message is the session context), other `$set`s are metadata; `$rewindTo` discards the record it names and all after it; a record id seen before is skipped |
+//! | Gemini CLI | `${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/session-*.jsonl` (before 0.39: whole `session-*.json`, [`gemini_whole`]) | `type:"user"` records: `displayContent` (the prompt without our `<hook_context>`), else `content`'s text parts (not `functionResponse`); `$set` of `messages` replaces what came before (a checkpoint; its first message is the session context), other `$set`s are metadata; `$rewindTo` discards the record it names and all after it; a record id seen before is skipped |
 //! | the thread journal | `threads/thread-*.md` | the fenced prompt under each entry's `### 用户请求` heading |
 
 use std::collections::HashSet;
@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::rules::Candidate;
+use crate::platform::Platform;
 use crate::store::Store;
 
 /// A source of sessions.
@@ -57,16 +58,17 @@ impl Assistant {
 
 /// The session files of `assistant` under `home`, or why there are none.
 pub fn files(assistant: Assistant, home: &Path, store: &Store) -> Result<Vec<PathBuf>, String> {
+    // The assistants' own folders, found as `install` finds them (`CLAUDE_CONFIG_DIR`,
+    // `CODEX_HOME`, `GEMINI_CLI_HOME`): sessions read from anywhere else would be another
+    // installation's, or none.
+    let sessions = |p: Platform| p.sessions_folder(home).unwrap_or_default();
     let (root, depth, keep): (PathBuf, usize, fn(&str) -> bool) = match assistant {
-        Assistant::Claude => (home.join(".claude").join("projects"), 2, |n| n.ends_with(".jsonl")),
+        Assistant::Claude => (sessions(Platform::Claude), 2, |n| n.ends_with(".jsonl")),
         Assistant::Codex => {
-            let codex = std::env::var_os("CODEX_HOME")
-                .filter(|h| !h.is_empty())
-                .map_or_else(|| home.join(".codex"), PathBuf::from);
-            (codex.join("sessions"), 4, |n| n.starts_with("rollout-") && n.ends_with(".jsonl"))
+            (sessions(Platform::Codex), 4, |n| n.starts_with("rollout-") && n.ends_with(".jsonl"))
         }
         // `.json`: the whole-file sessions of releases before 0.39 ([`gemini_whole`]).
-        Assistant::Gemini => (home.join(".gemini").join("tmp"), 3, |n| {
+        Assistant::Gemini => (sessions(Platform::Gemini), 3, |n| {
             n.starts_with("session-") && (n.ends_with(".jsonl") || n.ends_with(".json"))
         }),
         Assistant::Journal => {

@@ -171,7 +171,9 @@ pub const TOOLS: &[Tool] = &[
             that no longer exists in the repository (a project entry against the project's git \
             tree, the user's entries against the git tree the server runs in), with the likely \
             new path when the file was renamed; with unused (90d, 12w, 36h), also the entries no \
-            prompt hit in that time. Changes nothing: the answer holds the command that fixes or \
+            prompt hit in that time (a shared project entry this machine has not known that \
+            long is listed as unknown, with no command: do not propose removing it). Changes \
+            nothing: the answer holds the command that fixes or \
             removes each entry. Show them to the user rather than running them yourself.",
         schema: || {
             json!({

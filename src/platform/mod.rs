@@ -213,10 +213,28 @@ impl Platform {
 pub struct Event {
     pub prompt: String,
     pub session: Option<String>,
-    /// The model, when the event names it (Codex CLI's does), and the session's folder: kept
-    /// for the thread journal.
+    /// The model, when the event names it (Codex CLI's does): kept for the thread journal.
     pub model: Option<String>,
+    /// The session's folder, where the project glossary is looked for (and the journal's
+    /// folder line): the event's `cwd`, which every assistant but Cursor sends (our plugins and
+    /// extension send it too), else the first of Cursor's `workspace_roots` that is a folder.
     pub cwd: Option<String>,
+}
+
+/// The project folder of an event without `cwd`: Cursor's names its workspace's folders in
+/// `workspace_roots` instead; the first of them that is a folder here. Anything else in the
+/// field (not an array, not strings, folders that are gone) is no folder: the user's own
+/// terms are still served.
+fn workspace_root(event: &Value) -> Option<String> {
+    let roots = event.get("workspace_roots")?.as_array()?;
+    roots.iter().filter_map(Value::as_str).find(|r| is_folder(r)).map(str::to_string)
+}
+
+/// An absolute path to a folder (a relative one would be read against wherever the hook was
+/// started).
+fn is_folder(path: &str) -> bool {
+    let path = Path::new(path);
+    path.is_absolute() && path.is_dir()
 }
 
 /// Why an event was not understood or not answered (the hook then stays silent).
@@ -246,22 +264,54 @@ impl std::fmt::Display for EventProblem {
     }
 }
 
-impl Spec {
-    /// The assistant's configuration folder: where its variable puts it, when that is set to
-    /// an absolute path (as a relative one would depend on where the assistant is started),
-    /// else [`Spec::config_dir`] under `home`.
-    pub fn config_folder(&self, home: &Path) -> PathBuf {
-        self.moved_folder().unwrap_or_else(|| home.join(self.config_dir))
-    }
-
-    pub(crate) fn moved_folder(&self) -> Option<PathBuf> {
-        let var = self.config_var?;
-        let value = std::env::var_os(var.name)?;
+impl FolderVar {
+    /// Where the variable puts the folder, when it is set to an absolute path (a relative one
+    /// would depend on where the assistant is started, and the XDG rules ignore one).
+    pub fn folder(&self) -> Option<PathBuf> {
+        let value = std::env::var_os(self.name)?;
         let path = Path::new(&value);
         if !path.is_absolute() {
             return None;
         }
-        Some(if var.inside.is_empty() { path.to_path_buf() } else { path.join(var.inside) })
+        Some(if self.inside.is_empty() { path.to_path_buf() } else { path.join(self.inside) })
+    }
+}
+
+/// A folder of an assistant's: where `var` moves it, else `default` under `home`. The one
+/// rule `install`, `doctor` and `suggest` all go through, so that none of them looks in a
+/// place the assistant does not use.
+pub fn client_folder(var: Option<FolderVar>, default: &str, home: &Path) -> PathBuf {
+    var.and_then(|v| v.folder()).unwrap_or_else(|| home.join(default))
+}
+
+impl Platform {
+    /// Where the assistant keeps its session transcripts (what `suggest` reads), for those
+    /// whose store `suggest` knows: Claude Code's `projects/`, Codex's `sessions/` and Gemini
+    /// CLI's `tmp/` in their configuration folders (so `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and
+    /// `GEMINI_CLI_HOME` move them too), and OpenCode's data folder (`$XDG_DATA_HOME/opencode`).
+    pub fn sessions_folder(self, home: &Path) -> Option<PathBuf> {
+        let config = || self.spec().config_folder(home);
+        match self {
+            Platform::Claude => Some(config().join("projects")),
+            Platform::Codex => Some(config().join("sessions")),
+            Platform::Gemini => Some(config().join("tmp")),
+            Platform::OpenCode => {
+                Some(client_folder(Some(opencode::DATA_VAR), opencode::DATA_DIR, home))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Spec {
+    /// The assistant's configuration folder: where its variable puts it ([`FolderVar::folder`]),
+    /// else [`Spec::config_dir`] under `home` ([`client_folder`]).
+    pub fn config_folder(&self, home: &Path) -> PathBuf {
+        client_folder(self.config_var, self.config_dir, home)
+    }
+
+    pub(crate) fn moved_folder(&self) -> Option<PathBuf> {
+        self.config_var?.folder()
     }
 
     /// Reads the event a platform wrote on the hook's stdin.
@@ -283,7 +333,8 @@ impl Spec {
         };
         let text = |field: &str| value.get(field).and_then(Value::as_str).map(str::to_string);
         let session = self.session_fields.iter().find_map(|f| text(f));
-        Ok(Event { prompt, session, model: text("model"), cwd: text("cwd") })
+        let cwd = text("cwd").or_else(|| workspace_root(&value));
+        Ok(Event { prompt, session, model: text("model"), cwd })
     }
 
     /// The first of [`Spec::foreign_fields`] the event matches.
@@ -369,5 +420,28 @@ mod tests {
             Platform::Cursor.spec().parse_event(cursor).unwrap().session.as_deref(),
             Some("c")
         );
+    }
+
+    #[test]
+    fn cursors_workspace_root_is_the_events_folder() {
+        let cursor = Platform::Cursor.spec();
+        let dir = tempfile::tempdir().unwrap();
+        let here = dir.path().to_str().unwrap();
+        let gone = dir.path().join("gone");
+        let gone = gone.to_str().unwrap();
+        let folder = |roots: Value| {
+            let event = serde_json::json!({"prompt": "p", "workspace_roots": roots});
+            cursor.parse_event(event.to_string().as_bytes()).unwrap().cwd
+        };
+        assert_eq!(folder(serde_json::json!([here])).as_deref(), Some(here));
+        // The first that is a folder here; anything else in the field is no folder.
+        assert_eq!(folder(serde_json::json!([gone, 3, "rel", here])).as_deref(), Some(here));
+        for bad in [serde_json::json!([]), serde_json::json!(here), serde_json::json!([gone])] {
+            assert_eq!(folder(bad.clone()), None, "{bad}");
+        }
+        // `cwd` wins when both are there.
+        let event = serde_json::json!({"prompt": "p", "cwd": "/c", "workspace_roots": [here]});
+        let parsed = cursor.parse_event(event.to_string().as_bytes()).unwrap();
+        assert_eq!(parsed.cwd.as_deref(), Some("/c"));
     }
 }

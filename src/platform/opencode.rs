@@ -6,6 +6,10 @@ use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 /// The plugin, for OpenCode and its forks (Kilo): it runs `tinylingo hook <name>`.
 pub(super) const PLUGIN: &str = include_str!("opencode_plugin.js");
 
+/// OpenCode's data folder, where its session store (`opencode.db`) is: the XDG data folder.
+pub(super) const DATA_VAR: FolderVar = FolderVar { name: "XDG_DATA_HOME", inside: "opencode" };
+pub(super) const DATA_DIR: &str = ".local/share/opencode";
+
 pub(super) const SPEC: Spec = Spec {
     platform: Platform::OpenCode,
     name: "opencode",

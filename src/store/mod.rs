@@ -20,6 +20,7 @@ pub mod glossary;
 pub mod installed;
 pub mod links;
 pub mod recorded;
+pub mod seen;
 pub mod sessions;
 pub mod usage;
 
@@ -125,6 +126,10 @@ impl Store {
     /// The usage log's compacted counts (see [`crate::store::usage`]).
     pub fn usage_path(&self) -> PathBuf {
         self.dir.join(USAGE_FILE)
+    }
+    /// When this machine first saw each entry of a trusted project glossary (see [`seen`]).
+    pub fn seen_path(&self) -> PathBuf {
+        self.dir.join(seen::FILE)
     }
     /// What the assistants' hook registrations point at.
     pub fn scripts_dir(&self) -> PathBuf {
@@ -243,6 +248,7 @@ fn is_locked_writers_temp(name: &str) -> bool {
         RECORDED_FILE,
         REMOVALS_FILE,
         USAGE_FILE,
+        seen::FILE,
     ]
     .iter()
     .any(|file| files::is_temp_name_of(name, file))
