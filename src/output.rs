@@ -171,6 +171,14 @@ pub fn timestamp(time: std::time::SystemTime) -> Value {
     }
 }
 
+/// A time for people to read: `YYYY-MM-DD HH:MM` in the local time zone.
+pub fn local_time(time: std::time::SystemTime) -> String {
+    match jiff::Timestamp::try_from(time) {
+        Ok(t) => t.to_zoned(jiff::tz::TimeZone::system()).strftime("%Y-%m-%d %H:%M").to_string(),
+        Err(_) => "an unknown time".to_string(),
+    }
+}
+
 /// Serialises like `JSON.stringify(value, null, 2)`: serde_json's pretty printer with a
 /// two-space indent escapes exactly what JavaScript escapes (quotes, backslashes and control
 /// characters, with lower-case `\u00xx`) and leaves all other text as UTF-8.

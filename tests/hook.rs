@@ -158,8 +158,11 @@ fn hand_edit_by_an_editor_that_renames_is_seen_too() {
     assert_silent(&home.claude_hook("联调"), "glossary deleted");
 }
 
+/// A glossary that does not parse is never rewritten. The hook serves the index built from the
+/// last glossary that parsed, and tells the user once a day (Claude Code's `systemMessage`);
+/// with no index ever built there is nothing to serve, only the notice.
 #[test]
-fn invalid_glossary_makes_the_hook_silent_and_untouched() {
+fn invalid_glossary_is_left_untouched_and_the_last_good_index_served() {
     let cases: &[(&str, &[u8])] = &[
         ("trailing comma", "{\n  \"提交\": \"x\",\n  \"联调\": \"y\",\n}".as_bytes()),
         ("missing colon", "{\n  \"提交\": \"x\",\n  \"联调\" \"y\"\n}".as_bytes()),
@@ -177,7 +180,17 @@ fn invalid_glossary_makes_the_hook_silent_and_untouched() {
             home.write_store_file("glossary.json", bytes);
             let before = stamp(&home.glossary());
             let out = home.claude_hook("帮我提交一下");
-            assert_silent(&out, &format!("{what} (index before: {with_index})"));
+            out.ok();
+            assert_eq!(out.stderr, "", "{what}");
+            let v = out.json();
+            let notice = v["systemMessage"].as_str().unwrap_or_else(|| panic!("{what}: {v}"));
+            assert!(notice.contains("glossary.json"), "{what}: {notice}");
+            let context = &v["hookSpecificOutput"]["additionalContext"];
+            if with_index {
+                assert_eq!(context, &json!(block(&[("提交", seed("提交"))])), "{what}");
+            } else {
+                assert!(context.is_null(), "{what}: {v}");
+            }
             assert_eq!(read(&home.glossary()), *bytes, "{what}: file changed");
             assert_eq!(stamp(&home.glossary()), before, "{what}: file rewritten");
         }

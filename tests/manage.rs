@@ -438,10 +438,12 @@ fn a_term_written_twice_by_hand_is_refused_with_its_line() {
         );
     }
     assert_eq!(read(&home.glossary()), before, "never rewritten");
-    // The hook stays silent.
+    // The hook has no good index to serve: no terms, only the notice for the user.
     let out = home.claude_hook("a");
     out.ok();
-    assert_eq!(out.stdout, "");
+    let v = out.json();
+    assert!(v["hookSpecificOutput"].is_null(), "{v}");
+    assert!(v["systemMessage"].as_str().unwrap().contains("glossary.json"), "{v}");
 }
 
 #[test]

@@ -289,7 +289,7 @@ fn remove_and_import_with_project() {
 }
 
 #[test]
-fn a_merge_conflict_is_reported_by_commands_and_skipped_by_the_hook() {
+fn a_merge_conflict_is_reported_by_commands_and_the_hook_serves_the_last_good_index() {
     let h = Home::new();
     let repo = repo(&h, "proj");
     h.run(&["record", "提交", "不要 push"]).ok();
@@ -319,9 +319,10 @@ fn a_merge_conflict_is_reported_by_commands_and_skipped_by_the_hook() {
     assert!(out.stderr.contains(&path), "{}", out.stderr);
     run_in(&h, &repo, &["record", "--project", "部署", "x"]).expect_code(2);
     assert!(run_in(&h, &repo, &["doctor"]).stdout.contains("FAIL project glossary"));
-    // The hook: quietly the user's terms.
+    // The hook: the user's terms, and the project's as they were before the conflict.
     let block = hook_in(&h, &repo, "联调后提交");
-    assert!(block.contains("不要 push") && !block.contains("USE_S"), "{block}");
+    assert!(block.contains("不要 push") && block.contains("USE_SOURCE"), "{block}");
+    assert!(!block.contains("USE_SRC"), "{block}");
     // Resolved: back.
     fs::write(&glossary, "{\n  \"联调\": \"USE_SRC\"\n}").unwrap();
     assert!(hook_in(&h, &repo, "联调").contains("USE_SRC"));

@@ -154,9 +154,15 @@ fn assert_glossary_refused(bytes: &[u8]) {
         assert!(out.stderr.contains("hint:"), "{args:?}: {}", out.stderr);
         assert_eq!(out.stdout, "");
     }
-    // The index still describes the old glossary, but the hook sees the hand edit and stays
-    // silent rather than answer from a glossary that is gone.
-    assert_hook_silent(&home, "智能抠图 提交");
+    // The index still describes the old glossary: the hook keeps answering from it (the
+    // last good one), and never replaces it with a build of the broken file.
+    let index = (read(&home.index()), stamp(&home.index()));
+    for p in platforms() {
+        let out = home.hook(p, &event(p, "智能抠图 提交"));
+        let block = block_of(p, &out).unwrap_or_else(|| panic!("{p}: no block: {}", out.stdout));
+        assert!(block.contains(common::seed("提交")), "{p}: {block}");
+    }
+    assert_eq!((read(&home.index()), stamp(&home.index())), index, "the index was replaced");
     assert_eq!(read(&home.glossary()), bytes);
     assert_eq!(stamp(&home.glossary()), before);
 }

@@ -7,12 +7,13 @@
 //! when `debug` is on.
 
 pub mod after;
+pub mod notice;
 
 use std::io::{Read, Write};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::debug_log;
-use crate::index::{ArchivedIndexData, HookIndex};
+use crate::index::{ArchivedIndexData, Broken, HookIndex};
 use crate::matching::{self, llm::LlmRequest, Engines, Outcome, Smart, Verdict};
 use crate::platform::block::{self, BlockEntry};
 use crate::platform::{Event, Platform};
@@ -89,14 +90,14 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
     let started = Instant::now();
     let store = Store::locate().ok()?;
     let spec = platform.spec();
-    let index = match HookIndex::open(&store) {
+    let index = match HookIndex::open_or_last_good(&store) {
         Ok(index) => index,
         Err(e) => {
             debug_log::log_failure(
                 &store,
                 &format!("{} no index: {e}; nothing injected", platform.name()),
             );
-            return None;
+            return notice_alone(&store, platform, input, &e);
         }
     };
     let data = index.data()?;
@@ -111,9 +112,23 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
     if settings.thread.enabled {
         keep_for_journal(&store, &event);
     }
-    let project = event.cwd.as_deref().and_then(|cwd| open_project(&store, settings, cwd));
+    // A glossary that does not parse is served from its last good index; the user hears of
+    // it once a day. Both checks are of fields already read: the usual prompt pays nothing.
+    let mut broken: Vec<Broken> = index.broken.iter().cloned().collect();
+    let project =
+        event.cwd.as_deref().and_then(|cwd| open_project(&store, settings, cwd, &mut broken));
+    let notice = match broken.is_empty() || !spec.shows_notice() {
+        true => None,
+        false => notice::due(
+            &store,
+            &broken,
+            settings.language.native(),
+            &crate::journal::today(),
+            |line| log_line(&store, settings, || line),
+        ),
+    };
     let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
-    let (output, outcome) = respond(&store, platform, &indexes, &event);
+    let (output, outcome) = respond_noting(&store, platform, &indexes, &event, notice.as_deref());
     if settings.stats.enabled {
         note_usage(&store, settings, &outcome);
     }
@@ -123,10 +138,40 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
     output
 }
 
+/// The answer when the user's index cannot be opened at all: nothing for the model, but the
+/// notice, if the reason is a `glossary.json` that does not parse and no good index was ever
+/// built from it (so there is nothing to serve), the assistant has a channel for it, and it
+/// is due today.
+fn notice_alone(
+    store: &Store,
+    platform: Platform,
+    input: &[u8],
+    e: &crate::Error,
+) -> Option<String> {
+    let spec = platform.spec();
+    let broken = Broken::of(e, None).filter(|_| spec.shows_notice())?;
+    spec.parse_event(input).ok()?;
+    let config = crate::store::config::Config::load(store).ok();
+    let settings = config.map(|c| c.settings().0).unwrap_or_default();
+    let log = |line: String| {
+        if settings.debug {
+            debug_log::append(store, &line);
+        }
+    };
+    let text = notice::due(store, &[broken], settings.language, &crate::journal::today(), log)?;
+    spec.render_with_notice(None, Some(&text))
+}
+
 /// The index of the trusted project glossary that applies in `cwd`, if there is one. An
-/// untrusted or unreadable one (a merge conflict left in it) is skipped, with a line in the
-/// debug log: the user's own terms are still served.
-fn open_project(store: &Store, settings: &ArchivedSettings, cwd: &str) -> Option<HookIndex> {
+/// untrusted one is skipped, with a line in the debug log: the user's own terms are still
+/// served. One that does not parse (a bad hand edit, a merge conflict left in it) is served
+/// from its last good index, or skipped when it has none, and added to `broken`.
+fn open_project(
+    store: &Store,
+    settings: &ArchivedSettings,
+    cwd: &str,
+    broken: &mut Vec<Broken>,
+) -> Option<HookIndex> {
     // With no folder trusted no project glossary can apply: the walk up (a `stat` per folder)
     // would only find one to skip, which is worth its cost only for the debug log's line.
     if settings.trusted.is_empty() && !settings.debug {
@@ -144,9 +189,17 @@ fn open_project(store: &Store, settings: &ArchivedSettings, cwd: &str) -> Option
         log_line(store, settings, || format!("project glossary skipped: {e}"));
         return None;
     }
-    match HookIndex::open(&project.store) {
+    match HookIndex::open_or_last_good(&project.store) {
         Ok(index) => {
-            if let Some(why) = &index.fallback_reason {
+            if let Some(b) = &index.broken {
+                broken.push(b.clone());
+                log_line(store, settings, || {
+                    format!(
+                        "project glossary {} does not parse; last good index served",
+                        b.path.display()
+                    )
+                });
+            } else if let Some(why) = &index.fallback_reason {
                 // Rebuilt (a pull, a checkout, a hand edit): once, as the file was rewritten.
                 // A folder made by hand may lack the .gitignore that keeps the index out of git.
                 let _ = project.prepare();
@@ -158,6 +211,7 @@ fn open_project(store: &Store, settings: &ArchivedSettings, cwd: &str) -> Option
             Some(index)
         }
         Err(e) => {
+            broken.extend(Broken::of(&e, None));
             log_line(store, settings, || format!("project glossary skipped: {e}"));
             None
         }
@@ -235,6 +289,18 @@ pub fn respond<'a>(
     indexes: &Indexes<'a>,
     event: &Event,
 ) -> (Option<String>, Outcome<'a>) {
+    respond_noting(store, platform, indexes, event, None)
+}
+
+/// [`respond`], with a `notice` for the user (never the model), which goes where the assistant
+/// shows such a message ([`crate::platform::Spec::render_with_notice`]).
+pub fn respond_noting<'a>(
+    store: &Store,
+    platform: Platform,
+    indexes: &Indexes<'a>,
+    event: &Event,
+    notice: Option<&str>,
+) -> (Option<String>, Outcome<'a>) {
     let settings = &indexes.user.settings;
     let key = api_key(store, settings);
     let outcome = indexes.find(&event.prompt, &smart_mode(settings, &key));
@@ -269,7 +335,8 @@ pub fn respond<'a>(
         // Saved even when nothing new was shown: it also advances the prompt counter.
         let _ = state.save();
     }
-    (platform.spec().render_output(block.as_ref().map(|b| b.text.as_str())), outcome)
+    let context = block.as_ref().map(|b| b.text.as_str());
+    (platform.spec().render_with_notice(context, notice), outcome)
 }
 
 /// `smart.apiKey`, read from `config.json` only when smart matching is on: the index holds no
@@ -312,9 +379,10 @@ fn describe(
 ) -> String {
     let mut line = format!(
         "{platform} prompt={chars}ch index={} exact={}({:?}) fuzzy={:?} llm={:?}",
-        match &index.fallback_reason {
-            None => "mapped".to_string(),
-            Some(why) => format!("rebuilt[{why}]"),
+        match (&index.fallback_reason, &index.broken) {
+            (None, _) => "mapped".to_string(),
+            (Some(why), Some(_)) => format!("last-good[{why}]"),
+            (Some(why), None) => format!("rebuilt[{why}]"),
         },
         o.exact.len(),
         o.exact_time,

@@ -36,7 +36,8 @@ mod header;
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use memmap2::Mmap;
 use rkyv::ser::writer::IoWriter;
@@ -266,6 +267,32 @@ pub struct HookIndex {
     backing: Backing,
     /// Why the file could not be used, when it could not (for the debug log).
     pub fallback_reason: Option<String>,
+    /// Set when `glossary.json` does not parse and the last good index is served instead
+    /// ([`HookIndex::open_or_last_good`]).
+    pub broken: Option<Broken>,
+}
+
+/// A glossary that does not parse, and what the hook serves meanwhile.
+#[derive(Debug, Clone)]
+pub struct Broken {
+    /// The `glossary.json` that does not parse, and the line, when known.
+    pub path: PathBuf,
+    pub line: Option<usize>,
+    /// When the last good index, whose entries the hook serves, was written; `None` when
+    /// there is none to serve (the hook then adds no terms of this glossary).
+    pub served_since: Option<SystemTime>,
+}
+
+impl Broken {
+    /// The broken glossary `e` names, if `e` says a glossary does not parse.
+    pub fn of(e: &Error, served_since: Option<SystemTime>) -> Option<Broken> {
+        match e {
+            Error::BadFile { path, line, .. } => {
+                Some(Broken { path: path.clone(), line: *line, served_since })
+            }
+            _ => None,
+        }
+    }
 }
 
 impl HookIndex {
@@ -274,14 +301,45 @@ impl HookIndex {
     /// answer comes from an archive built in memory, and the file is rewritten for the next
     /// prompt, unless a writer holds the lock (the hook never waits for one).
     pub fn open(store: &Store) -> Result<HookIndex> {
+        HookIndex::open_with(store, false)
+    }
+
+    /// [`HookIndex::open`] for the prompt hook: while `glossary.json` does not parse (a bad hand
+    /// edit, a merge conflict), the last good index is served instead of nothing, whatever
+    /// its fingerprints say, and [`HookIndex::broken`] says so. "Last good" is the index file
+    /// itself: only a glossary that parsed is ever built into it, and a glossary that does not
+    /// parse is never built, so the file stays what the last good build wrote. Once the JSON
+    /// parses again the index is rebuilt from it as usual. The CLI keeps refusing the file
+    /// (`list`, `match`…), which is where the user reads the line to fix.
+    pub fn open_or_last_good(store: &Store) -> Result<HookIndex> {
+        HookIndex::open_with(store, true)
+    }
+
+    fn open_with(store: &Store, last_good: bool) -> Result<HookIndex> {
         let sources = source_fingerprints(store);
         let reason = match open_mapped(&store.index_path(), sources, Reading::Sparse) {
             Ok(map) => {
-                return Ok(HookIndex { backing: Backing::Mapped(map), fallback_reason: None })
+                return Ok(HookIndex {
+                    backing: Backing::Mapped(map),
+                    fallback_reason: None,
+                    broken: None,
+                })
             }
             Err(reason) => reason,
         };
-        let glossary = Glossary::load(store)?;
+        let glossary = match Glossary::load(store) {
+            Ok(glossary) => glossary,
+            Err(e) if last_good && matches!(e, Error::BadFile { .. }) => {
+                let Ok((map, since)) = map_last_good(&store.index_path()) else { return Err(e) };
+                let broken = Broken::of(&e, since);
+                return Ok(HookIndex {
+                    backing: Backing::Mapped(map),
+                    fallback_reason: Some(format!("{reason}; {e}; the last good index served")),
+                    broken,
+                });
+            }
+            Err(e) => return Err(e),
+        };
         // A broken config.json must not silence the glossary: its defaults apply instead.
         let settings = Config::load(store).map(|c| c.settings().0).unwrap_or_default();
         let archive = build_archive(&glossary, &settings);
@@ -296,7 +354,11 @@ impl HookIndex {
                 }
             }
         }
-        Ok(HookIndex { backing: Backing::Built(archive), fallback_reason: Some(reason) })
+        Ok(HookIndex {
+            backing: Backing::Built(archive),
+            fallback_reason: Some(reason),
+            broken: None,
+        })
     }
 
     /// The archived data. `None` only if an archive we built ourselves fails validation, which
@@ -382,6 +444,15 @@ pub fn open_mapped(
     sources: (Fingerprint, Fingerprint),
     reading: Reading,
 ) -> std::result::Result<Mmap, Unusable> {
+    map_checked(path, Some(sources), reading).map(|(map, _)| map)
+}
+
+/// [`open_mapped`], with the file; `sources: None` skips the fingerprints' check.
+fn map_checked(
+    path: &Path,
+    sources: Option<(Fingerprint, Fingerprint)>,
+    reading: Reading,
+) -> std::result::Result<(Mmap, File), Unusable> {
     let file = match files::open_regular(path, OpenOptions::new().read(true)) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unusable::Missing),
@@ -401,11 +472,29 @@ pub fn open_mapped(
     };
     advise(&map, reading);
     let head = header::decode(&map).map_err(Unusable::Header)?;
-    if (head.glossary, head.config) != sources {
+    if sources.is_some_and(|sources| (head.glossary, head.config) != sources) {
         return Err(Unusable::Stale);
     }
     if access(&map[HEADER_LEN..]).is_none() {
         return Err(Unusable::Invalid);
     }
-    Ok(map)
+    Ok((map, file))
+}
+
+/// The last good index of a glossary that no longer parses: the index file, checked as the
+/// hook checks it but for the fingerprints (the broken edit changed them), and when it was
+/// written. Only ever called once `glossary.json` failed to parse.
+fn map_last_good(path: &Path) -> std::result::Result<(Mmap, Option<SystemTime>), Unusable> {
+    let (map, file) = map_checked(path, None, Reading::Sparse)?;
+    let since = file.metadata().and_then(|m| m.modified()).ok();
+    Ok((map, since))
+}
+
+/// When the last good index of `store` was written, if `glossary.json` does not parse and
+/// there is one the hook serves (what `doctor` reports).
+pub fn last_good(store: &Store) -> Option<SystemTime> {
+    match Glossary::load(store) {
+        Err(Error::BadFile { .. }) => map_last_good(&store.index_path()).ok()?.1,
+        _ => None,
+    }
 }

@@ -27,6 +27,7 @@ use serde_json::Value;
 use crate::index::{self, Reading, Unusable};
 use crate::journal::Journal;
 use crate::matching::llm::{self, LlmError, LlmRequest};
+use crate::output::local_time;
 use crate::platform::codex_trust::{self, Trust};
 use crate::platform::install::{self, tilde};
 use crate::platform::instructions::{self, Edit};
@@ -91,11 +92,18 @@ pub fn run(scopes: &Scopes) -> Vec<Check> {
 fn project(scopes: &Scopes) -> Option<Check> {
     let p = scopes.project.as_ref()?;
     let path = p.glossary_path().display().to_string();
+    let served = match index::last_good(&p.store) {
+        Some(since) if scopes.trusted => format!(
+            "the hook serves its entries as of {} (the last good index) until it parses again",
+            local_time(since)
+        ),
+        _ => "the hook leaves it out".to_string(),
+    };
     Some(match &scopes.problem {
         Some(e) => Check::fail(
             "project glossary",
             None,
-            format!("{e}; the hook leaves it out"),
+            format!("{e}; {served}"),
             format!("repair {path} (resolve the merge conflict, if git left one) and commit it"),
         ),
         None if !scopes.trusted => Check::fail(
@@ -522,6 +530,29 @@ fn glossary_and_index(store: &Store) -> Vec<Check> {
     let sources = index::source_fingerprints(store);
     let index = match index::open_mapped(&store.index_path(), sources, Reading::Sparse) {
         Ok(_) => Check::ok("index", None, "current"),
+        // While glossary.json does not parse, the hook serves the last good index.
+        Err(_) if !glossary.ok => match index::last_good(store) {
+            Some(since) => Check::fail(
+                "index",
+                None,
+                format!(
+                    "the hook serves the entries as of {} (the last good index) until {path} \
+                     parses again; what was added since is not used",
+                    local_time(since)
+                ),
+                format!(
+                    "repair {path} (see the glossary check); the next prompt rebuilds the index"
+                ),
+            ),
+            None => Check::fail(
+                "index",
+                None,
+                format!(
+                    "no good index to serve: the hook adds none of your terms until {path} parses"
+                ),
+                format!("repair {path} (see the glossary check)"),
+            ),
+        },
         Err(Unusable::Missing) if !recorded => {
             Check::ok("index", None, "not built yet (nothing recorded)")
         }

@@ -363,6 +363,42 @@ impl Spec {
 
     /// What to print for `context` (the rendered block, or `None` when nothing hit).
     pub fn render_output(&self, context: Option<&str>) -> Option<String> {
+        self.render_with_notice(context, None)
+    }
+
+    /// Whether the assistant shows the user a message from the prompt hook, apart from what
+    /// goes to the model: `systemMessage` next to the answer, for the assistants that read it
+    /// there. Claude Code and Gemini CLI show it to the user (their hook docs); Codex CLI turns
+    /// it into a warning line of the hook's run in its interface (`codex-rs/hooks`,
+    /// `user_prompt_submit.rs`), not into model input. The others have no such channel, so a
+    /// notice is never shown there: Cursor's `beforeSubmitPrompt` shows `user_message` only
+    /// when the prompt is blocked; Copilot CLI reads `additionalContext`, `modifiedPrompt` and
+    /// `suppressOutput` only; OpenCode, Kilo and Pi take stdout as model text through our
+    /// plugin; Qwen Code was not checked to keep `systemMessage` from the model, so it gets
+    /// none.
+    pub fn shows_notice(&self) -> bool {
+        matches!(self.platform, Platform::Claude | Platform::Gemini | Platform::Codex)
+    }
+
+    /// [`Spec::render_output`], with a `notice` for the user (never the model) where the
+    /// assistant has a place for one ([`Spec::shows_notice`]); elsewhere it is left out.
+    pub fn render_with_notice(
+        &self,
+        context: Option<&str>,
+        notice: Option<&str>,
+    ) -> Option<String> {
+        let notice = notice.filter(|_| self.shows_notice());
+        if let (OutputShape::HookSpecific { event_name, tags }, Some(notice)) =
+            (self.output, notice)
+        {
+            let mut out = serde_json::json!({ "systemMessage": notice });
+            if let Some(ctx) = context {
+                let ctx = if tags { ctx } else { block::untagged(ctx) };
+                out["hookSpecificOutput"] =
+                    serde_json::json!({ "hookEventName": event_name, "additionalContext": ctx });
+            }
+            return Some(out.to_string());
+        }
         match (self.output, context) {
             (OutputShape::HookSpecific { event_name, tags }, Some(ctx)) => {
                 let ctx = if tags { ctx } else { block::untagged(ctx) };
