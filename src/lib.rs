@@ -65,6 +65,7 @@ pub mod journal;
 pub mod language;
 pub mod learning;
 pub mod matching;
+pub mod merge;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod ops;
