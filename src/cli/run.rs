@@ -239,11 +239,11 @@ pub(super) fn run(command: Command) -> Result<u8> {
         Command::Install { platforms, dry_run, allow_record, mcp } => {
             // The settings choose the instruction block's language.
             warn_config(&store);
-            let options = install::Options { dry_run, allow_record, mcp };
+            let options = install::Options { dry_run, allow_record, mcp, git: true };
             print_install(install::run(&store, install::Mode::Install, &platforms, options)?)
         }
         Command::Uninstall { platforms, dry_run, mcp } => {
-            let options = install::Options { dry_run, allow_record: false, mcp };
+            let options = install::Options { dry_run, allow_record: false, mcp, git: !mcp };
             print_install(install::run(&store, install::Mode::Uninstall, &platforms, options)?)
         }
     }
