@@ -65,9 +65,9 @@ pub mod journal;
 pub mod language;
 pub mod learning;
 pub mod matching;
-pub mod merge;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod merge;
 pub mod ops;
 pub mod output;
 pub mod platform;

@@ -42,7 +42,10 @@ type Entry = (String, String);
 enum Item {
     Merged(Entry),
     /// The two sides' versions; `None`: the side removed the term.
-    Conflict { ours: Option<Entry>, theirs: Option<Entry> },
+    Conflict {
+        ours: Option<Entry>,
+        theirs: Option<Entry>,
+    },
 }
 
 impl Item {
@@ -346,13 +349,12 @@ pub fn conflict_error(path: &Path, bytes: &[u8]) -> Option<Error> {
          <explanation>"
     );
     if !sides.by_driver {
-        hint.push_str(&format!(
+        hint.push_str(
             "; git merged it as text: with tinylingo's merge driver registered, terms added on \
              both sides merge by themselves (git merge --abort && tinylingo install && git \
              merge <branch>; tinylingo doctor shows whether it is registered, and the project \
-             needs {} from tinylingo record --project)",
-            crate::project::GITATTRIBUTES_PATH
-        ));
+             needs .tinylingo/.gitattributes from tinylingo record --project)",
+        );
     }
     Some(Error::MergeConflict {
         path: path.to_path_buf(),

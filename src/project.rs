@@ -31,8 +31,6 @@ pub const DIR: &str = ".tinylingo";
 /// driver ([`crate::merge`]) for the glossary. Where the driver is not defined (a teammate
 /// without tinylingo), git merges the file as text.
 pub const GITATTRIBUTES: &str = ".gitattributes";
-/// [`GITATTRIBUTES`] from a project's root, for messages.
-pub const GITATTRIBUTES_PATH: &str = ".tinylingo/.gitattributes";
 /// What `.tinylingo/.gitattributes` holds.
 const ATTRIBUTES: &str = "\
 # Written by tinylingo: merge the project glossary term by term (tinylingo install defines the

@@ -238,7 +238,10 @@ fn install_adds_the_section_and_uninstall_restores_the_file_byte_for_byte() {
     let dry = run_in(&h, h.path(), &["uninstall", "--dry-run"]);
     assert!(dry.ok().stdout.contains("~/.gitconfig: merge driver"), "{}", dry.stdout);
     run_in(&h, h.path(), &["uninstall"]).ok();
-    assert_eq!(fs::read_to_string(&config).unwrap(), format!("{original}[alias]\n\tco = checkout\n"));
+    assert_eq!(
+        fs::read_to_string(&config).unwrap(),
+        format!("{original}[alias]\n\tco = checkout\n")
+    );
     // Untouched since install: byte for byte.
     fs::write(&config, original).unwrap();
     install(&h);

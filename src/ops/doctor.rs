@@ -143,7 +143,9 @@ fn merge_driver(store: &Store) -> Option<Check> {
     let program = words.first().map(String::as_str).unwrap_or_default();
     Some(match runs(Path::new(program)) {
         Ok(()) if ours => Check::ok(CHECK, None, format!("registered in {at}: {command}")),
-        Ok(()) => Check::ok(CHECK, None, format!("registered in {at} (not this store's): {command}")),
+        Ok(()) => {
+            Check::ok(CHECK, None, format!("registered in {at} (not this store's): {command}"))
+        }
         Err(why) => Check::fail(CHECK, None, format!("{at}: {program}: {why}"), fix),
     })
 }

@@ -68,9 +68,8 @@ pub fn is_ours(command: &str) -> bool {
 
 /// A value as git config writes it: quoted when it would not read back as it is.
 fn config_value(value: &str) -> String {
-    let plain = !value.contains(['"', '\\', '#', ';', '\n'])
-        && value.trim() == value
-        && !value.is_empty();
+    let plain =
+        !value.contains(['"', '\\', '#', ';', '\n']) && value.trim() == value && !value.is_empty();
     if plain {
         value.to_string()
     } else {
@@ -122,14 +121,11 @@ fn classify(line: &str) -> Line {
     let t = line.trim();
     if let Some(rest) = t.strip_prefix('[') {
         let inside = rest.split(']').next().unwrap_or("");
-        let ours = inside
-            .split_once(char::is_whitespace)
-            .is_some_and(|(name, sub)| {
-                name.eq_ignore_ascii_case("merge") && sub.trim() == format!("\"{DRIVER}\"")
-            })
-            && rest.split_once(']').is_some_and(|(_, after)| {
-                after.trim().is_empty() || after.trim().starts_with(['#', ';'])
-            });
+        let ours = inside.split_once(char::is_whitespace).is_some_and(|(name, sub)| {
+            name.eq_ignore_ascii_case("merge") && sub.trim() == format!("\"{DRIVER}\"")
+        }) && rest.split_once(']').is_some_and(|(_, after)| {
+            after.trim().is_empty() || after.trim().starts_with(['#', ';'])
+        });
         return Line::Header(ours);
     }
     if t.is_empty() || t.starts_with(['#', ';']) {
@@ -262,8 +258,7 @@ mod tests {
     const LINK: &str = "/home/u/.config/tinylingo/scripts/tinylingo";
 
     fn installed(text: &str) -> (String, BTreeSet<String>) {
-        let Install::Changed { text: new, added, newline } = install(text, Path::new(LINK))
-        else {
+        let Install::Changed { text: new, added, newline } = install(text, Path::new(LINK)) else {
             panic!("not changed")
         };
         let mut keys = BTreeSet::new();
@@ -281,7 +276,10 @@ mod tests {
         for before in ["", "[user]\n\tname = A\n", "# c\n[user]\n\tname = A\n# end", "; x"] {
             let (after, keys) = installed(before);
             assert!(after.starts_with(before) && after.ends_with(&section(Path::new(LINK))));
-            assert_eq!(registered_driver(&after).as_deref(), Some(&*driver_command(Path::new(LINK))));
+            assert_eq!(
+                registered_driver(&after).as_deref(),
+                Some(&*driver_command(Path::new(LINK)))
+            );
             assert_eq!(install(&after, Path::new(LINK)), Install::Unchanged);
             assert_eq!(uninstall(&after, Some(&keys)).as_deref(), Some(before));
             // Without a record: the section goes, the line break stays.
@@ -297,8 +295,12 @@ mod tests {
         let (after, keys) = installed(before);
         // git config --global alias.co checkout; a variable of the user's in our section.
         let edited = format!("{after}[alias]\n\tco = checkout\n");
-        assert_eq!(uninstall(&edited, Some(&keys)).unwrap(), format!("{before}[alias]\n\tco = checkout\n"));
-        let edited = after.replace("[merge \"tinylingo\"]\n", "[merge \"tinylingo\"]\n\trecursive = binary\n");
+        assert_eq!(
+            uninstall(&edited, Some(&keys)).unwrap(),
+            format!("{before}[alias]\n\tco = checkout\n")
+        );
+        let edited = after
+            .replace("[merge \"tinylingo\"]\n", "[merge \"tinylingo\"]\n\trecursive = binary\n");
         assert_eq!(
             uninstall(&edited, Some(&keys)).unwrap(),
             format!("{before}[merge \"tinylingo\"]\n\trecursive = binary\n")

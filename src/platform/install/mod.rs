@@ -28,7 +28,7 @@
 //!   cannot say, the store's [`Installed`] record does, without a copy of any of the user's
 //!   text: whether install created the file (one left bare, nothing of the user's in it, is
 //!   deleted), and the key names install added (`hooks`, `hooks/Stop`, `permissions/allow`,
-//!   the MCP servers table…; see [`shape`]): a container install added goes once our removal
+//!   the MCP servers table…; see `shape`): a container install added goes once our removal
 //!   empties it, one the user had stays. Only folders install created are removed, and only
 //!   when empty. A file that is a symbolic link (dotfiles) is written through, never replaced
 //!   or deleted.
@@ -43,9 +43,9 @@ use std::path::{Path, PathBuf};
 
 use self::assistant::{is_link, plan_install, plan_uninstall, plan_uninstall_mcp};
 pub(crate) use self::assistant::{is_our_plugin, plugin_journal_on, plugin_source, utf8_text};
+pub use self::git::GitPart;
 pub(crate) use self::report::tilde;
 use self::report::{step, Action};
-pub use self::git::GitPart;
 pub use self::report::{Report, Section, Step, Verb};
 use super::settings_file;
 use super::{Platform, Registration, Spec};
@@ -68,7 +68,7 @@ pub struct Options {
     /// MCP server, and give the instruction block back its shell-command variant.
     pub mcp: bool,
     /// Install: register the merge driver for project glossaries in the global git config.
-    /// Uninstall: take it out once no assistant's registration is left ([`git`]). Off for
+    /// Uninstall: take it out once no assistant's registration is left (`install::git`). Off for
     /// `thread on|off`, which only refreshes the assistants' hooks.
     pub git: bool,
 }

@@ -121,7 +121,8 @@ impl Report {
     /// The assistants that failed, with why.
     pub fn failures(&self) -> impl Iterator<Item = (&'static str, &Error)> {
         let assistants = self.sections.iter();
-        let assistants = assistants.filter_map(|s| Some((s.platform.spec().display, s.error.as_ref()?)));
+        let assistants =
+            assistants.filter_map(|s| Some((s.platform.spec().display, s.error.as_ref()?)));
         assistants.chain(self.git.error.as_ref().map(|e| ("git config", e)))
     }
 
