@@ -13,6 +13,9 @@ pub enum Error {
     Io { path: PathBuf, action: &'static str, source: io::Error },
     /// A JSON file of ours or of an assistant's is not what it should be. `line` is 1-based.
     BadFile { path: PathBuf, line: Option<usize>, problem: String },
+    /// A glossary holds git's merge-conflict markers: `problem` names the terms in conflict,
+    /// `hint` the ways out ([`crate::merge::conflict_error`]). `line` is the first marker's.
+    MergeConflict { path: PathBuf, line: usize, problem: String, hint: String },
     /// The user gave input we refuse (empty term, bad config value, unknown key, …).
     BadInput { problem: String, hint: Option<String> },
     /// What was asked for is not there (a term to remove, a config key to print).
@@ -84,6 +87,7 @@ impl Error {
                 "fix the file by hand (it was left untouched), or move it aside: {}",
                 path.display()
             )),
+            Error::MergeConflict { hint, .. } => Some(hint.clone()),
             Error::BadInput { hint, .. }
             | Error::NotFound { hint, .. }
             | Error::Refused { hint, .. } => hint.clone(),
@@ -119,6 +123,9 @@ impl fmt::Display for Error {
                 write!(f, "cannot {action} {}: {source}", path.display())
             }
             Error::BadFile { path, line: Some(line), problem } => {
+                write!(f, "{} line {line}: {problem}", path.display())
+            }
+            Error::MergeConflict { path, line, problem, .. } => {
                 write!(f, "{} line {line}: {problem}", path.display())
             }
             Error::BadFile { path, line: None, problem } => {

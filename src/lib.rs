@@ -67,6 +67,7 @@ pub mod learning;
 pub mod matching;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod merge;
 pub mod ops;
 pub mod output;
 pub mod platform;

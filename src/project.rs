@@ -13,7 +13,8 @@
 //!   `.tinylingo/`) is in the user's `trust.folders`. Trust is per folder, not per content: a
 //!   teammate's change that arrives with `git pull` applies without asking again.
 //! * `.tinylingo/.gitignore`, written with the folder, keeps our other files (index, lock,
-//!   temporary files) out of the repository.
+//!   temporary files) out of the repository; `.tinylingo/.gitattributes` names tinylingo's
+//!   merge driver for the glossary ([`crate::merge`]).
 
 use std::path::{Path, PathBuf};
 
@@ -26,6 +27,16 @@ pub use crate::matching::Origin;
 
 /// The folder, in a project's root, that holds its glossary.
 pub const DIR: &str = ".tinylingo";
+/// The attributes file in `.tinylingo/`, written with the glossary: it names tinylingo's merge
+/// driver ([`crate::merge`]) for the glossary. Where the driver is not defined (a teammate
+/// without tinylingo), git merges the file as text.
+pub const GITATTRIBUTES: &str = ".gitattributes";
+/// What `.tinylingo/.gitattributes` holds.
+const ATTRIBUTES: &str = "\
+# Written by tinylingo: merge the project glossary term by term (tinylingo install defines the
+# driver; without it, git merges the file as text).
+glossary.json merge=tinylingo
+";
 /// The most folders the walk up looks at: a bound on the hook's `stat` calls.
 pub const MAX_DEPTH: usize = 48;
 
@@ -110,15 +121,12 @@ impl Project {
     }
 
     /// `e` about this glossary, naming a merge conflict when that is the cause.
+    /// The terms in conflict on both sides and the ways out are named
+    /// ([`crate::merge::conflict_error`]).
     pub fn explain(&self, e: Error) -> Error {
-        let Error::BadFile { path, line, problem } = e else { return e };
-        let conflict = read_if_exists(&path).ok().flatten().is_some_and(|b| has_conflict(&b));
-        let problem = if conflict {
-            format!("{problem} (git left merge-conflict markers in it: resolve them and commit)")
-        } else {
-            problem
-        };
-        Error::BadFile { path, line, problem }
+        let Error::BadFile { path, .. } = &e else { return e };
+        let bytes = read_if_exists(path).ok().flatten().unwrap_or_default();
+        crate::merge::conflict_error(path, &bytes).unwrap_or(e)
     }
 
     /// The command that trusts this project, for messages.
@@ -145,12 +153,27 @@ impl Project {
         })
     }
 
-    /// Creates `.tinylingo/` and its `.gitignore` when they are missing.
+    /// Creates `.tinylingo/` and its `.gitignore` when they are missing (what the hook does
+    /// for a folder made by hand when it rebuilds the index).
     pub fn prepare(&self) -> Result<()> {
+        self.prepare_with(&[(".gitignore", GITIGNORE)])
+    }
+
+    /// [`Project::prepare`], and `.gitattributes` when it is missing: what a writer of the
+    /// glossary (`record`, `remove`, `import --project`) leaves for the repository. Not the
+    /// hook's: a prompt does not add a file for git to show in someone's work tree.
+    pub fn prepare_to_share(&self) -> Result<()> {
+        self.prepare_with(&[(".gitignore", GITIGNORE), (GITATTRIBUTES, ATTRIBUTES)])
+    }
+
+    /// Never through a link: [`Store::ensure_dir`] refuses one, for each file of ours.
+    fn prepare_with(&self, files: &[(&str, &str)]) -> Result<()> {
         self.store.ensure_dir()?;
-        let ignore = self.store.dir().join(".gitignore");
-        if !ignore.exists() {
-            write_atomic(&ignore, GITIGNORE.as_bytes())?;
+        for (name, text) in files {
+            let path = self.store.dir().join(name);
+            if std::fs::symlink_metadata(&path).is_err() {
+                write_atomic(&path, text.as_bytes())?;
+            }
         }
         Ok(())
     }
@@ -252,6 +275,14 @@ impl Scopes {
             (Some(_), Some(Error::BadFile { path, line, problem })) => {
                 Err(Error::BadFile { path: path.clone(), line: *line, problem: problem.clone() })
             }
+            (Some(_), Some(Error::MergeConflict { path, line, problem, hint })) => {
+                Err(Error::MergeConflict {
+                    path: path.clone(),
+                    line: *line,
+                    problem: problem.clone(),
+                    hint: hint.clone(),
+                })
+            }
             (Some(_), Some(e)) => Err(Error::bad_input(e.to_string(), e.hint())),
             (Some(p), None) => Ok(p),
         }
@@ -301,11 +332,6 @@ fn no_project(hint: &str) -> Error {
         problem: format!("no project glossary ({DIR}/glossary.json) here or in any folder above"),
         hint: Some(hint.into()),
     }
-}
-
-/// Whether `bytes` hold a line git writes around a merge conflict.
-fn has_conflict(bytes: &[u8]) -> bool {
-    bytes.split(|&b| b == b'\n').any(|line| line.starts_with(b"<<<<<<< ") || line == b"=======")
 }
 
 /// The nearest project glossary at or above `start` (an absolute folder): one `stat` per
@@ -439,8 +465,24 @@ mod tests {
     }
 
     #[test]
-    fn conflict_markers_are_recognised() {
-        assert!(has_conflict(b"{\n<<<<<<< HEAD\n  \"a\": \"b\"\n=======\n>>>>>>> x\n}"));
-        assert!(!has_conflict(b"{\n  \"a\": \"<<<<<<< not at a line start\"\n}"));
+    fn prepare_writes_the_attributes_once_and_never_through_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let user = Store::at(root.join("home"));
+        let project = Project::at(root.join("repo"), &user);
+        project.prepare_to_share().unwrap();
+        let attributes = project.store.dir().join(GITATTRIBUTES);
+        assert_eq!(std::fs::read_to_string(&attributes).unwrap(), ATTRIBUTES);
+        std::fs::write(&attributes, "glossary.json -merge\n").unwrap();
+        project.prepare_to_share().unwrap();
+        assert_eq!(std::fs::read_to_string(&attributes).unwrap(), "glossary.json -merge\n");
+        #[cfg(unix)]
+        {
+            std::fs::remove_file(&attributes).unwrap();
+            let elsewhere = root.join("elsewhere");
+            std::os::unix::fs::symlink(&elsewhere, &attributes).unwrap();
+            assert!(project.prepare_to_share().is_err());
+            assert!(!elsewhere.exists());
+        }
     }
 }

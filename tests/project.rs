@@ -86,10 +86,14 @@ fn record_project_creates_the_folder_at_the_git_root_and_trusts_it() {
     }
     assert!(!ignore.lines().any(|l| l == "glossary.json"));
     assert_eq!(trusted(&h), json!([repo.to_str().unwrap()]));
-    // git sees the glossary and the .gitignore, not the index nor the lock.
+    // git sees the glossary, the .gitignore and the .gitattributes (which names the merge
+    // driver), not the index nor the lock.
     let status = git(&repo, &["status", "--porcelain", "--untracked-files=all"]);
     let listed: Vec<&str> = status.lines().map(|l| &l[3..]).collect();
-    assert_eq!(listed, [".tinylingo/.gitignore", ".tinylingo/glossary.json"], "{status}");
+    let ours = [".tinylingo/.gitattributes", ".tinylingo/.gitignore", ".tinylingo/glossary.json"];
+    assert_eq!(listed, ours, "{status}");
+    let attributes = git(&repo, &["check-attr", "merge", ".tinylingo/glossary.json"]);
+    assert_eq!(attributes, ".tinylingo/glossary.json: merge: tinylingo\n");
     // The index `record` left is current: the first prompt maps it, without a rebuild
     // (trusting the folder changed the config.json its header fingerprints).
     let index = repo.join(".tinylingo/glossary.index");

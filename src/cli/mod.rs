@@ -370,6 +370,24 @@ it.\n\nExamples:\n  tinylingo doctor\n  tinylingo doctor --format json")]
     #[command(after_help = "Example (what an assistant runs):\n  tinylingo mcp")]
     #[cfg(feature = "mcp")]
     Mcp,
+    /// The git merge driver for project glossaries: git runs it (`tinylingo install` defines
+    /// it in your global git config, `.tinylingo/.gitattributes` names it for the glossary).
+    #[command(
+        hide = true,
+        after_help = "Merges two versions of a glossary term by term into OURS (exit 0), or \
+leaves the conflicting entries between git's markers (exit 1).\n\nExample (what git runs):\n  \
+tinylingo merge-driver %O %A %B %P"
+    )]
+    MergeDriver {
+        /// The common ancestor's version (%O).
+        base: std::path::PathBuf,
+        /// Ours (%A): the merged result is written here.
+        ours: std::path::PathBuf,
+        /// Theirs (%B).
+        theirs: std::path::PathBuf,
+        /// The file's path in the repository (%P), for messages.
+        name: Option<String>,
+    },
     /// The hook entry point the assistants run: reads their event on stdin.
     #[command(
         after_help = "Example:\n  echo '{\"prompt\":\"帮我提交一下代码\"}' | tinylingo hook claude"

@@ -14,6 +14,11 @@ use crate::store::glossary::Recorded;
 use crate::store::Store;
 
 pub(super) fn run(command: Command) -> Result<u8> {
+    // Git runs the merge driver inside a merge: it reads only the three files it is given.
+    if let Command::MergeDriver { base, ours, theirs, name } = &command {
+        let name = name.as_deref().unwrap_or(".tinylingo/glossary.json");
+        return Ok(crate::merge::run(base, ours, theirs, name));
+    }
     let store = Store::locate()?;
     let scopes = Scopes::here(store.clone());
     // A project glossary that does not parse (a merge conflict) is reported by every command;
@@ -209,6 +214,7 @@ pub(super) fn run(command: Command) -> Result<u8> {
             warn_config(&store);
             show::matches(&scopes, &message, format.get(), no_llm)
         }
+        Command::MergeDriver { .. } => unreachable!("run above"),
         Command::Hook { platform } => {
             crate::hook::run(platform);
             Ok(SUCCESS)
@@ -233,11 +239,11 @@ pub(super) fn run(command: Command) -> Result<u8> {
         Command::Install { platforms, dry_run, allow_record, mcp } => {
             // The settings choose the instruction block's language.
             warn_config(&store);
-            let options = install::Options { dry_run, allow_record, mcp };
+            let options = install::Options { dry_run, allow_record, mcp, git: true };
             print_install(install::run(&store, install::Mode::Install, &platforms, options)?)
         }
         Command::Uninstall { platforms, dry_run, mcp } => {
-            let options = install::Options { dry_run, allow_record: false, mcp };
+            let options = install::Options { dry_run, allow_record: false, mcp, git: !mcp };
             print_install(install::run(&store, install::Mode::Uninstall, &platforms, options)?)
         }
     }

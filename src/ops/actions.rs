@@ -242,7 +242,7 @@ pub fn record_in_project(
         return Err(untrusted_for_model(project));
     }
     let created = !project.glossary_path().exists();
-    project.prepare()?;
+    project.prepare_to_share()?;
     let mut recorded = record_with(&project.store, term, explanation, force, None)
         .map_err(|e| project.explain(e))?;
     if !adopt(user, project, created)? && !trusted {
@@ -281,10 +281,10 @@ pub fn untrusted_warning(project: &Project) -> String {
 }
 
 /// After the user wrote a project's glossary (`record`, `import --project`): its folder has
-/// its `.gitignore`, and, when this write `created` the glossary, is trusted. `true` when it
+/// its `.gitignore` and `.gitattributes`, and, when this write `created` the glossary, is trusted. `true` when it
 /// was trusted now.
 pub fn adopt(user: &Store, project: &Project, created: bool) -> Result<bool> {
-    project.prepare()?;
+    project.prepare_to_share()?;
     if !created {
         return Ok(false);
     }

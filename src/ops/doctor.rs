@@ -11,6 +11,8 @@
 //!   timeout install writes, the program that command runs answers `--version`, OpenCode's
 //!   plugin is ours and current, the instruction block is current (edited by hand counts as
 //!   fine: install leaves it alone too), and what the assistant itself must trust;
+//! * the merge driver for project glossaries is in the global git config and its program
+//!   answers `--version` ([`git_config`]);
 //! * the glossary parses and the index describes it ([`crate::index::open_mapped`]);
 //! * with `smart.enabled`, the model server answers within `smart.timeoutMs`;
 //! * no stored entry holds a credential, and none names a path gone from its repository
@@ -31,7 +33,7 @@ use crate::output::local_time;
 use crate::platform::codex_trust::{self, Trust};
 use crate::platform::install::{self, tilde};
 use crate::platform::instructions::{self, Edit};
-use crate::platform::{settings_file, Platform, Registration, Rules, Spec};
+use crate::platform::{git_config, settings_file, Platform, Registration, Rules, Spec};
 use crate::project::Scopes;
 use crate::store::config::{self, Config, Settings};
 use crate::store::files::read_if_exists;
@@ -81,6 +83,7 @@ pub fn run(scopes: &Scopes) -> Vec<Check> {
     if let Some(check) = project(scopes) {
         out.push(check);
     }
+    out.extend(merge_driver(store));
     out.extend(guard(scopes));
     out.push(smart(&settings));
     out.push(journal(store));
@@ -113,6 +116,45 @@ fn project(scopes: &Scopes) -> Option<Check> {
             format!("if you trust this repository's glossary: {}", p.trust_command()),
         ),
         None => Check::ok("project glossary", None, format!("{path}, trusted")),
+    })
+}
+
+/// The merge driver for project glossaries in the global git config, once install has run
+/// (an assistant is registered) or the section is there: it must run our binary.
+fn merge_driver(store: &Store) -> Option<Check> {
+    const CHECK: &str = "merge driver";
+    let home = home_dir()?;
+    let path = git_config::global_path(&home);
+    let at = tilde(&home, &path);
+    let fix = "tinylingo install (registers it again)";
+    let text = match read_if_exists(&path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned(),
+        Err(e) => return Some(Check::fail(CHECK, None, e.to_string(), fix)),
+    };
+    let Some(command) = git_config::registered_driver(&text) else {
+        let expected = git_config::git_on_path() && !install::installed_assistants().is_empty();
+        return expected.then(|| {
+            let detail = format!(
+                "no [merge \"tinylingo\"] in {at}: git merges project glossaries as text, and \
+                 two branches that each add a term conflict"
+            );
+            Check::fail(CHECK, None, detail, fix)
+        });
+    };
+    let words = settings_file::split_command(&command);
+    let ours = install::link_path(store).is_ok_and(|l| command == git_config::driver_command(&l));
+    if words.get(1).map(String::as_str) != Some("merge-driver") {
+        let detail = format!("{at} defines the driver \"tinylingo\" as `{command}`, not ours");
+        let fix = format!("remove the [merge \"tinylingo\"] section from {at}, then {fix}");
+        return Some(Check::fail(CHECK, None, detail, fix));
+    }
+    let program = words.first().map(String::as_str).unwrap_or_default();
+    Some(match runs(Path::new(program)) {
+        Ok(()) if ours => Check::ok(CHECK, None, format!("registered in {at}: {command}")),
+        Ok(()) => {
+            Check::ok(CHECK, None, format!("registered in {at} (not this store's): {command}"))
+        }
+        Err(why) => Check::fail(CHECK, None, format!("{at}: {program}: {why}"), fix),
     })
 }
 

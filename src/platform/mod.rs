@@ -14,6 +14,7 @@ pub mod codex_trust;
 mod copilot;
 mod cursor;
 mod gemini;
+pub mod git_config;
 pub mod install;
 pub mod instructions;
 mod kilo;

@@ -228,6 +228,7 @@ const STORE_FILES: &[&str] = &[
     INDEX_FILE,
     ".lock",
     ".gitignore",
+    ".gitattributes",
     RECORDED_FILE,
     REMOVALS_FILE,
     USAGE_FILE,

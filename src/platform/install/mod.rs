@@ -28,12 +28,13 @@
 //!   cannot say, the store's [`Installed`] record does, without a copy of any of the user's
 //!   text: whether install created the file (one left bare, nothing of the user's in it, is
 //!   deleted), and the key names install added (`hooks`, `hooks/Stop`, `permissions/allow`,
-//!   the MCP servers table…; see [`shape`]): a container install added goes once our removal
+//!   the MCP servers table…; see `shape`): a container install added goes once our removal
 //!   empties it, one the user had stays. Only folders install created are removed, and only
 //!   when empty. A file that is a symbolic link (dotfiles) is written through, never replaced
 //!   or deleted.
 
 mod assistant;
+mod git;
 mod report;
 pub(crate) mod shape;
 
@@ -42,6 +43,7 @@ use std::path::{Path, PathBuf};
 
 use self::assistant::{is_link, plan_install, plan_uninstall, plan_uninstall_mcp};
 pub(crate) use self::assistant::{is_our_plugin, plugin_journal_on, plugin_source, utf8_text};
+pub use self::git::GitPart;
 pub(crate) use self::report::tilde;
 use self::report::{step, Action};
 pub use self::report::{Report, Section, Step, Verb};
@@ -65,6 +67,10 @@ pub struct Options {
     /// Install: register the MCP server too (see [`Spec::mcp`]). Uninstall: remove only the
     /// MCP server, and give the instruction block back its shell-command variant.
     pub mcp: bool,
+    /// Install: register the merge driver for project glossaries in the global git config.
+    /// Uninstall: take it out once no assistant's registration is left (`install::git`). Off for
+    /// `thread on|off`, which only refreshes the assistants' hooks.
+    pub git: bool,
 }
 
 /// Install or uninstall.
@@ -96,6 +102,7 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
             dry_run,
             binary: Vec::new(),
             sections: Vec::new(),
+            git: GitPart::default(),
             none_found: Some(looked.join(", ")),
             home,
         });
@@ -147,6 +154,7 @@ fn plan(
         dry_run,
         binary: Vec::new(),
         sections: Vec::new(),
+        git: GitPart::default(),
         none_found: None,
         home: home.into(),
     };
@@ -156,11 +164,16 @@ fn plan(
             Mode::Uninstall if options.mcp => plan_uninstall_mcp(p.spec(), home, installed),
             Mode::Uninstall => plan_uninstall(p.spec(), home, installed),
         };
-        let section = section.and_then(|s| writable(&s).map(|()| s));
+        let section = section.and_then(|s| writable(&s.steps).map(|()| s));
         report.sections.push(section.unwrap_or_else(|e| Section::failed(p, e)));
     }
     match mode {
-        Mode::Install => report.binary.push(plan_link(link)?),
+        Mode::Install => {
+            report.binary.push(plan_link(link)?);
+            if options.git {
+                report.git = git::plan_install(home, link);
+            }
+        }
         // The hooks still run the link.
         Mode::Uninstall if options.mcp => {}
         Mode::Uninstall => {
@@ -174,6 +187,10 @@ fn plan(
                 let what = "link to the tinylingo binary";
                 report.binary.push(step(Verb::Remove, what, link, Action::Delete));
             }
+            // The merge driver runs the link too: it goes with it.
+            if !still_used && options.git {
+                report.git = git::plan_uninstall(home, installed);
+            }
         }
     }
     Ok(report)
@@ -181,8 +198,8 @@ fn plan(
 
 /// Refuses to replace or delete a file the user made read-only: renaming over it would
 /// succeed (the folder is writable), silently undoing the protection.
-fn writable(section: &Section) -> Result<()> {
-    for s in &section.steps {
+fn writable(steps: &[Step]) -> Result<()> {
+    for s in steps {
         if !matches!(s.action, Action::Write(_) | Action::Delete) {
             continue;
         }
@@ -193,8 +210,8 @@ fn writable(section: &Section) -> Result<()> {
                     s.path.display()
                 ),
                 Some(format!(
-                    "make it writable (chmod u+w {}) and run the command again, or leave this \
-                     assistant out",
+                    "make it writable (chmod u+w {}) and run the command again (or leave this \
+                     assistant out)",
                     crate::error::shell_word(&s.path.to_string_lossy())
                 )),
             ));
@@ -349,6 +366,15 @@ fn apply(report: &mut Report, installed: &mut Installed) -> Result<()> {
     for s in &report.binary {
         apply_step(s, report.mode, installed)?;
     }
+    // The merge driver, which runs the link, once the link is there.
+    let git = &mut report.git;
+    if git.error.is_none() {
+        git.error = writable(&git.steps).err();
+    }
+    if git.error.is_none() {
+        git.error = git.steps.iter().try_for_each(|s| apply_step(s, report.mode, installed)).err();
+    }
+    git::record(git, installed, report.mode);
     for section in report.sections.iter_mut().filter(|s| s.error.is_none()) {
         let mut steps: Vec<&Step> = section.steps.iter().collect();
         // Folders before the files in them.

@@ -110,6 +110,8 @@ pub struct Report {
     /// The scripts link.
     pub binary: Vec<Step>,
     pub sections: Vec<Section>,
+    /// The merge driver for project glossaries in the global git config.
+    pub git: super::GitPart,
     /// Install with no assistant named found none: nothing was done.
     pub none_found: Option<String>,
     pub(super) home: PathBuf,
@@ -118,7 +120,33 @@ pub struct Report {
 impl Report {
     /// The assistants that failed, with why.
     pub fn failures(&self) -> impl Iterator<Item = (&'static str, &Error)> {
-        self.sections.iter().filter_map(|s| Some((s.platform.spec().display, s.error.as_ref()?)))
+        let assistants = self.sections.iter();
+        let assistants =
+            assistants.filter_map(|s| Some((s.platform.spec().display, s.error.as_ref()?)));
+        assistants.chain(self.git.error.as_ref().map(|e| ("git config", e)))
+    }
+
+    /// The git part: its file, its lines, its notes.
+    fn git_lines(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let git = &self.git;
+        let Some(path) = &git.path else { return Ok(()) };
+        if git.steps.is_empty() && git.notes.is_empty() && git.error.is_none() {
+            return Ok(());
+        }
+        writeln!(f, "git ({})", tilde(&self.home, path))?;
+        if let Some(e) = &git.error {
+            return writeln!(f, "  failed, nothing of it changed: {e}");
+        }
+        for s in &git.steps {
+            self.line(f, s)?;
+        }
+        if let Some(command) = &git.command {
+            writeln!(f, "  the merge driver runs: {command}")?;
+        }
+        for note in &git.notes {
+            writeln!(f, "  note: {note}")?;
+        }
+        Ok(())
     }
 }
 
@@ -170,6 +198,7 @@ impl fmt::Display for Report {
             for s in &self.binary {
                 self.line(f, s)?;
             }
+            self.git_lines(f)?;
         }
         for section in &self.sections {
             let spec = section.platform.spec();
@@ -191,6 +220,9 @@ impl fmt::Display for Report {
             for note in &section.notes {
                 writeln!(f, "  note: {note}")?;
             }
+        }
+        if self.mode == Mode::Uninstall {
+            self.git_lines(f)?;
         }
         if self.mode == Mode::Uninstall && !self.binary.is_empty() {
             writeln!(f, "tinylingo")?;
