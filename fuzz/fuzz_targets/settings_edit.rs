@@ -4,7 +4,7 @@
 //!   hook, through the format-preserving edits `install` and `uninstall` make: text that does not
 //!   parse as the platform reads it is refused; a refused install changes no byte; install is
 //!   idempotent and leaves exactly one entry of ours, in a file that still parses; install then
-//!   uninstall (told what the file held before) gives back the user's content.
+//!   uninstall (told what install added) gives back the user's content.
 //! * The same file through the real `install` command (files on disk): a refusal leaves the file
 //!   byte for byte as it was.
 //! * The bytes as an instruction file (`CLAUDE.md`): uninstall after install gives back exactly
@@ -39,6 +39,9 @@ fn settings(input: &[u8]) {
         }
         assert!(doc.has_ours(entry.grouped));
         let once = doc.render();
+        // What install added (the record uninstall is given): the key names now there that were
+        // not before.
+        let added = install::shape::added(path, Some(&text), &once);
         let edited = settings_file::parse(path, once.as_bytes(), comments).expect("reparses");
         let again = edited.install(path, event, &entry, COMMAND).unwrap();
         assert_eq!(
@@ -48,7 +51,7 @@ fn settings(input: &[u8]) {
             p.name()
         );
 
-        assert_eq!(edited.uninstall(entry.grouped, Some(&original)), Change::Removed);
+        assert_eq!(edited.uninstall(entry.grouped, Some(&added)), Change::Removed);
         assert!(!edited.has_ours(entry.grouped));
         let mut left = edited.value();
         if original.is_empty() {
@@ -57,7 +60,7 @@ fn settings(input: &[u8]) {
         }
         // What the user had, without any entry of ours an earlier install left there.
         let expected = settings_file::parse(path, input, comments).expect("parsed before");
-        expected.uninstall(entry.grouped, Some(&original));
+        expected.uninstall(entry.grouped, Some(&added));
         let expected = expected.value();
         assert_eq!(left, expected, "{}: install then uninstall changed the content", p.name());
     }

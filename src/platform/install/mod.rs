@@ -36,7 +36,7 @@
 mod assistant;
 mod git;
 mod report;
-pub(crate) mod shape;
+pub mod shape;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -64,8 +64,9 @@ fn our_rules() -> impl Iterator<Item = &'static str> {
     })
 }
 
-/// What a write from `before` (`None`: no file) to `after` added.
-pub(crate) fn added(path: &Path, before: Option<&str>, after: &str) -> BTreeSet<String> {
+/// What a write from `before` (`None`: no file) to `after` added (public for the fuzz target,
+/// which checks uninstall against it).
+pub fn added(path: &Path, before: Option<&str>, after: &str) -> BTreeSet<String> {
     let had = shape(path, before.unwrap_or_default());
     shape(path, after).difference(&had).cloned().collect()
 }
