@@ -28,16 +28,21 @@
 //!
 //! A [`Finding`] never holds the secret itself, so no message can print it.
 
+mod rules;
+mod value;
+
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use regex::bytes::{Regex, RegexSet};
+use regex::bytes::RegexSet;
 
 use crate::error::{shell_word, Error, Result};
+use rules::{Value, RULES};
 
 /// A credential found in a text. It holds no part of the secret beyond its first characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The rule's stable id (`github-token`, `private-key`, …).
+    /// The rule's stable id (`github-token`, `password`, …).
     pub rule: &'static str,
     /// What the rule looks for, for people.
     pub description: &'static str,
@@ -59,167 +64,113 @@ impl std::fmt::Display for Finding {
     }
 }
 
-/// What a check of the value adds to a rule's pattern.
-#[derive(Clone, Copy)]
-enum Value {
-    /// The pattern alone is the credential.
-    Whole,
-    /// A URL's password (capture group 1): not a placeholder.
-    UrlPassword,
-    /// An assignment's value (capture group 1): long, mixed and random enough.
-    Assigned,
+/// Where a rule found a credential: byte offsets of the secret, and the rule's index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Hit {
+    start: usize,
+    end: usize,
+    rule: usize,
 }
 
-struct Rule {
-    id: &'static str,
-    description: &'static str,
-    pattern: &'static str,
-    value: Value,
-}
-
-/// The rules, in the order findings are reported when several match at one place. Every
-/// pattern is byte-oriented and ASCII (`(?-u)`): no Unicode tables to build, and a word
-/// boundary next to CJK text still counts as one.
-const RULES: &[Rule] = &[
-    Rule {
-        id: "private-key",
-        description: "a private key block",
-        pattern: r"(?-u)-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n|\\r)*[A-Za-z0-9+/=]{40,}",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "aws-access-key",
-        description: "an AWS access key id",
-        pattern: r"(?-u)\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "gcp-api-key",
-        description: "a Google Cloud API key",
-        pattern: r"(?-u)\bAIza[0-9A-Za-z_-]{35}(?:\b|$)",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "github-token",
-        description: "a GitHub token",
-        pattern: r"(?-u)\b(?:(?:ghp|gho|ghu|ghs|ghr)_[0-9A-Za-z]{36}|github_pat_[0-9A-Za-z_]{82})\b",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "gitlab-token",
-        description: "a GitLab token",
-        pattern: r"(?-u)\b(?:glpat|gldt|glrt|glptt|glft)-[0-9A-Za-z_-]{20,}",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "slack-token",
-        description: "a Slack token or webhook",
-        pattern: r"(?-u)\bxox[abeoprs]-[0-9]{6,}-[0-9A-Za-z-]{8,}|hooks\.slack\.com/(?:services|workflows)/T[0-9A-Z]{6,}/[0-9A-Z]{6,}/[0-9A-Za-z]{16,}",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "stripe-key",
-        description: "a Stripe secret or restricted key",
-        pattern: r"(?-u)\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,}\b",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "npm-token",
-        description: "an npm access token",
-        pattern: r"(?-u)\bnpm_[0-9A-Za-z]{36}\b",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "pypi-token",
-        description: "a PyPI upload token",
-        pattern: r"(?-u)\bpypi-AgEIcHlwaS5vcmc[0-9A-Za-z_-]{50,}",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "anthropic-key",
-        description: "an Anthropic API key",
-        pattern: r"(?-u)\bsk-ant-(?:api|admin|sid)[0-9]{2}-[0-9A-Za-z_-]{80,}",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "openai-key",
-        description: "an OpenAI API key",
-        pattern: r"(?-u)\bsk-(?:(?:proj|svcacct|admin)-[0-9A-Za-z_-]{40,}|[0-9A-Za-z]{20}T3BlbkFJ[0-9A-Za-z]{20})",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "jwt",
-        description: "a JSON Web Token",
-        pattern: r"(?-u)\beyJ[0-9A-Za-z_-]{10,}\.eyJ[0-9A-Za-z_-]{10,}\.[0-9A-Za-z_-]{16,}",
-        value: Value::Whole,
-    },
-    Rule {
-        id: "url-password",
-        description: "a URL with a password",
-        pattern: r"(?-u)\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@]{0,100}:([^\s:/@]{1,200})@[0-9A-Za-z.-]+",
-        value: Value::UrlPassword,
-    },
-    Rule {
-        id: "assigned-secret",
-        description: "a secret-looking value assigned to a key, token or password",
-        pattern: r#"(?-ui)[A-Za-z0-9_.-]*(?i:key|token|secret|passwd|password|pwd|credential|auth)[A-Za-z0-9_.-]*["']?[ \t]*(?::=|=>|=|:)[ \t]*["']?([0-9A-Za-z_+/=.~!@#$%^&*-]{12,})"#,
-        value: Value::Assigned,
-    },
-];
-
-struct Compiled {
-    set: RegexSet,
-    each: Vec<Regex>,
-}
-
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let patterns = RULES.iter().map(|r| r.pattern);
-    Compiled {
-        set: RegexSet::new(patterns.clone()).expect("the credential rules compile"),
-        each: patterns.map(|p| Regex::new(p).expect("a credential rule compiles")).collect(),
+/// Every credential in `text`, in order, none overlapping (where two overlap, the earlier
+/// wins; at one place, the first rule in rule order).
+fn hits(text: &str) -> Vec<Hit> {
+    let bytes = text.as_bytes();
+    let candidates = rules::candidates(bytes);
+    if candidates == 0 {
+        return Vec::new();
     }
-});
+    let mut found = Vec::new();
+    for (i, rule) in RULES.iter().enumerate() {
+        if candidates & (1 << i) == 0 {
+            continue;
+        }
+        for caps in rules::regex(i).captures_iter(bytes) {
+            let whole = caps.get(0).expect("group 0");
+            let range = match rule.value {
+                Value::Token => {
+                    let body = caps.iter().skip(1).flatten().next();
+                    let body = body.map_or(&text[whole.range()], |b| &text[b.range()]);
+                    value::token_body(body).then(|| whole.range())
+                }
+                Value::UrlPassword | Value::Assigned => {
+                    let v = caps.get(1).expect("the value group");
+                    let keep = if rule.value == Value::UrlPassword {
+                        value::url_password(&text[v.range()])
+                    } else {
+                        value::random(&text[v.range()])
+                    };
+                    keep.then(|| v.range())
+                }
+                Value::Named => {
+                    let v = caps.get(caps.len() - 1).expect("the value group");
+                    let separated = (1..caps.len() - 1)
+                        .any(|g| caps.get(g).is_some_and(|m| !m.as_bytes().is_empty()));
+                    value::named(&text[v.range()], !separated).then(|| v.range())
+                }
+            };
+            if let Some(r) = range {
+                found.push(Hit { start: r.start, end: r.end, rule: i });
+            }
+        }
+    }
+    found.sort_by_key(|h| (h.start, h.rule));
+    let mut kept: Vec<Hit> = Vec::with_capacity(found.len());
+    for h in found {
+        match kept.last_mut() {
+            Some(last) if h.start < last.end => last.end = last.end.max(h.end),
+            _ => kept.push(h),
+        }
+    }
+    kept
+}
+
+fn finding(text: &str, h: Hit) -> Finding {
+    let secret = &text[h.start..h.end];
+    Finding {
+        rule: RULES[h.rule].id,
+        description: RULES[h.rule].description,
+        position: text[..h.start].chars().count() + 1,
+        chars: secret.chars().count(),
+        masked: mask(secret),
+    }
+}
 
 /// The first credential in `text` (the earliest position; at one position, the first rule in
 /// rule order), or `None`.
 pub fn scan(text: &str) -> Option<Finding> {
-    let bytes = text.as_bytes();
-    let compiled = &*COMPILED;
-    let mut best: Option<(usize, usize, usize)> = None; // (start, end, rule)
-    for i in compiled.set.matches(bytes).iter() {
-        let rule = &RULES[i];
-        for caps in compiled.each[i].captures_iter(bytes) {
-            let whole = caps.get(0).expect("group 0");
-            let (start, end) = match rule.value {
-                Value::Whole => (whole.start(), whole.end()),
-                _ => {
-                    let value = caps.get(1).expect("the value group");
-                    let text = &text[value.start()..value.end()];
-                    let keep = match rule.value {
-                        Value::UrlPassword => !placeholder(text),
-                        _ => secret_like(text),
-                    };
-                    if !keep {
-                        continue;
-                    }
-                    (value.start(), value.end())
-                }
-            };
-            if best.is_none_or(|(s, _, _)| start < s) {
-                best = Some((start, end, i));
-            }
-            break;
-        }
+    hits(text).first().map(|&h| finding(text, h))
+}
+
+/// `text` with every credential [`scan`] would find replaced by the name of its rule
+/// (`‹password masked›`, `‹github-token masked›`): what the journal writes. A text with none is
+/// returned as it is, unallocated; one without a credential word or token prefix costs one
+/// pass of a small automaton.
+pub fn redact(text: &str) -> Cow<'_, str> {
+    let hits = hits(text);
+    if hits.is_empty() {
+        return Cow::Borrowed(text);
     }
-    let (start, end, i) = best?;
-    let secret = &text[start..end];
-    Some(Finding {
-        rule: RULES[i].id,
-        description: RULES[i].description,
-        position: text[..start].chars().count() + 1,
-        chars: secret.chars().count(),
-        masked: mask(secret),
-    })
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for h in hits {
+        out.push_str(&text[at..h.start]);
+        out.push_str(&masked_marker(RULES[h.rule].id));
+        at = h.end;
+    }
+    out.push_str(&text[at..]);
+    Cow::Owned(out)
+}
+
+/// What [`redact`] puts where a credential was: the rule, never the value.
+pub fn masked_marker(rule: &str) -> String {
+    format!("‹{rule} masked›")
+}
+
+/// Whether `text` holds what [`redact`] left: a text built from a masked one (a sentence of
+/// a masked prompt) was next to a credential.
+pub fn holds_mask(text: &str) -> bool {
+    text.contains(" masked›")
 }
 
 /// The second, drop-only tier: shapes that are too often prose to refuse a person's `record`
@@ -231,21 +182,21 @@ const DROP_ONLY: &[&str] = &[
     r"(?-u)\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}",
     r"(?-u)\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}",
     r"(?-u)\bxox[abpr]-[A-Za-z0-9-]{10,}",
-    r"(?-u)\bAKIA[0-9A-Z]{16}",
+    r"(?-u)\b(?:AKIA|ASIA|LTAI|AKID)[0-9A-Za-z]{12,}",
     r"(?-u)\bAIza[0-9A-Za-z_-]{30,}",
     r"(?-u)-----BEGIN [A-Z ]*PRIVATE KEY",
-    r"(?i)(?:password|passwd|secret|token|api[_-]?key)\s*[:=]\s*\S{6,}",
-    r"(?:密码|口令|密钥)\s*(?:是|为|[:：=])\s*\S{4,}",
+    r"(?i)(?:password|passwd|passphrase|secret|token|api[_-]?key)\s*(?:[:=：＝]|\bis\b)\s*\S{6,}",
+    r"(?:密码|口令|密钥|秘钥|私钥|令牌)\s*(?:就是|都是|也是|还是|是|为|[:：=＝])\s*[\x21-\x7e]{4,}",
 ];
 
 static DROP_ONLY_SET: LazyLock<RegexSet> =
     LazyLock::new(|| RegexSet::new(DROP_ONLY).expect("the drop-only rules compile"));
 
 /// Whether `text` holds a credential by either tier: the refusing rules ([`scan`]) or the
-/// broader drop-only ones. For callers that drop a text rather than refuse it (`suggest`);
-/// never for refusing a write.
+/// broader drop-only ones, or a mask [`redact`] left. For callers that drop a text rather than
+/// refuse it (`suggest`); never for refusing a write.
 pub fn looks_like_secret(text: &str) -> bool {
-    DROP_ONLY_SET.is_match(text.as_bytes()) || scan(text).is_some()
+    holds_mask(text) || DROP_ONLY_SET.is_match(text.as_bytes()) || scan(text).is_some()
 }
 
 /// The first characters of a secret (at most 4, and at most a quarter of it), then `…` and
@@ -254,81 +205,6 @@ pub fn mask(secret: &str) -> String {
     let chars = secret.chars().count();
     let shown: String = secret.chars().take((chars / 4).min(4)).collect();
     format!("{shown}… ({chars} characters)")
-}
-
-/// A URL password that stands for one rather than being one: `${DB_PASSWORD}`, `<password>`,
-/// `password`, `****`.
-fn placeholder(value: &str) -> bool {
-    let lower = value.to_ascii_lowercase();
-    value.starts_with(['$', '<', '{', '%', '[', '('])
-        || value.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '_' | '-'))
-        || ["password", "passwd", "pass", "pwd", "secret", "token", "changeme", "your", "my"]
-            .iter()
-            .any(|w| {
-                lower == *w
-                    || lower.starts_with(&format!("{w}_"))
-                    || lower.starts_with(&format!("your{w}"))
-            })
-}
-
-/// An assigned value that has a secret's shape: at least 12 characters, letters and digits
-/// both, not an identifier-like word chain, not a hex hash or UUID (those are ids more often
-/// than secrets: a cache key, a commit), not a path or a placeholder, and a Shannon entropy of
-/// at least 3.5 bits a character (gitleaks' generic threshold).
-fn secret_like(value: &str) -> bool {
-    let value = value.trim_end_matches(['.', ',', ';']);
-    if value.len() < 12 || placeholder(value) {
-        return false;
-    }
-    let has_digit = value.bytes().any(|b| b.is_ascii_digit());
-    let has_alpha = value.bytes().any(|b| b.is_ascii_alphabetic());
-    let hex = value.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-');
-    let path =
-        value.contains('/') && !value.contains("//") && value.split('/').all(|s| s.len() < 16);
-    // Names rather than values: SOME_ENV_NAME, some.dotted.name, build-cache-v3-linux-x86_64.
-    let identifier =
-        value.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-            || value.split(['_', '.', '-']).all(|w| {
-                let letters = w.bytes().all(|b| b.is_ascii_alphabetic());
-                let digits = w.bytes().all(|b| b.is_ascii_digit());
-                w.len() <= 10 && (letters || digits || w.len() <= 4)
-            });
-    has_digit && has_alpha && !hex && !path && !identifier && entropy(value) >= 3.5
-}
-
-/// Shannon entropy of the bytes of `s`, in bits per byte.
-fn entropy(s: &str) -> f64 {
-    let mut counts = [0u32; 256];
-    for b in s.bytes() {
-        counts[b as usize] += 1;
-    }
-    let n = s.len() as f64;
-    counts
-        .iter()
-        .filter(|&&c| c > 0)
-        .map(|&c| {
-            let p = f64::from(c) / n;
-            -p * log2(p)
-        })
-        .sum()
-}
-
-/// `log2` of a positive, normal `x`, without the C maths library: `f64::log2` is the one call
-/// of ours that made the binary load `libm` at every start, hook included (see
-/// docs/performance.md). The exponent comes from the bits; the log of the mantissa `m` in
-/// `[1, 2)` from `ln m = 2 atanh z`, `z = (m - 1) / (m + 1) < 1/3`, whose series has converged
-/// to about 1e-12 after twelve terms: far finer than the entropy threshold needs.
-fn log2(x: f64) -> f64 {
-    let bits = x.to_bits();
-    let exponent = ((bits >> 52) & 0x7ff) as i64 - 1023;
-    let m = f64::from_bits((bits & ((1 << 52) - 1)) | (1023 << 52));
-    let z = (m - 1.0) / (m + 1.0);
-    let (z2, mut power, mut sum) = (z * z, z, 0.0);
-    for k in 0..12 {
-        sum += power / f64::from(2 * k + 1);
-        power *= z2;
-    }
-    exponent as f64 + 2.0 * sum * std::f64::consts::LOG2_E
 }
 
 /// Which glossary a write goes to, which decides how a refusal can be overridden.
@@ -433,13 +309,6 @@ pub fn stored<'g>(entries: impl Iterator<Item = (&'g str, &'g str)>) -> Vec<Stor
 mod tests {
     use super::*;
 
-    #[test]
-    fn log2_matches_std() {
-        for x in [1.0, 0.5, 0.75, 1.0 / 3.0, 1e-6, 0.999_999, 2.0, 1234.5, 1.0 / 7000.0] {
-            assert!((log2(x) - x.log2()).abs() < 1e-9, "{x}: {} vs {}", log2(x), x.log2());
-        }
-    }
-
     /// A fake credential: `prefix` then `n` characters cycling through `alphabet`, built at
     /// run time so the source holds no credential-shaped literal.
     fn fake(prefix: &str, n: usize) -> String {
@@ -449,9 +318,11 @@ mod tests {
     }
 
     #[test]
-    fn every_rule_compiles_and_the_set_matches_the_rules() {
-        assert_eq!(COMPILED.each.len(), RULES.len());
-        assert_eq!(COMPILED.set.len(), RULES.len());
+    fn every_rule_compiles_and_fits_the_candidate_set() {
+        assert!(RULES.len() <= 64);
+        for i in 0..RULES.len() {
+            rules::regex(i);
+        }
     }
 
     #[test]
@@ -470,8 +341,8 @@ mod tests {
     fn the_drop_only_tier_is_broader_and_refuses_nothing() {
         for text in [
             "key is sk-proj-abcdefghijklmnop1234",
-            "password: hunter2hunter2",
-            "数据库密码是 Abc12345",
+            "password: swordfish",
+            "数据库密码是 abcd",
             "-----BEGIN RSA PRIVATE KEY",
         ] {
             assert!(looks_like_secret(text), "{text}");

@@ -1,0 +1,306 @@
+//! The refusing rules: known token prefixes, and credential words followed by their value.
+//!
+//! Each rule names the literal words its pattern cannot match without ([`Rule::triggers`]).
+//! One Aho-Corasick pass over the text finds which of them occur ([`candidates`]), and only
+//! those rules' patterns are compiled (on first use) and run: a text with no credential word
+//! or token prefix, which is almost every prompt the journal masks, costs one pass of a small
+//! automaton and no regex at all.
+
+use std::sync::{LazyLock, OnceLock};
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use regex::bytes::Regex;
+
+/// What a check of the value adds to a rule's pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// The pattern is the credential; capture group 1, if any, is its body: not a placeholder.
+    Token,
+    /// A URL's password (capture group 1): not a placeholder.
+    UrlPassword,
+    /// A value named by a credential word (group 2, its separator in group 1): any value that
+    /// is not a placeholder, a name, a path, a place or a plain word. No entropy floor.
+    Named,
+    /// A value assigned to a generic key (`key=`, `*_key:`, group 1): it must look random.
+    Assigned,
+}
+
+pub struct Rule {
+    /// The rule's stable id (`github-token`, `password`, …), shown in masks and refusals.
+    pub id: &'static str,
+    pub description: &'static str,
+    /// Lower-case words, one of which any match contains (the pre-check; matched ignoring
+    /// ASCII case).
+    pub triggers: &'static [&'static str],
+    pub pattern: &'static str,
+    pub value: Value,
+}
+
+/// Characters a value may hold: printable ASCII but the quotes, which delimit it.
+macro_rules! value {
+    () => {
+        r#"([\x21\x23-\x26\x28-\x5f\x61-\x7e]+)"#
+    };
+}
+
+/// The credential words of English, one alternation (case-insensitive in the patterns).
+macro_rules! words_en {
+    () => {
+        r"passwords?|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key(?:[ _-]?secret)?|secret[ _-]?(?:access[ _-]?)?key|private[ _-]?key|app[ _-]?(?:secret|key)|client[ _-]?secret|credentials?"
+    };
+}
+
+/// What joins a Chinese credential word to its value (密码就是 …, 令牌为 …).
+macro_rules! zh_separators {
+    () => {
+        r"就是|都是|还是|也是|一律是|统一是|统一用|设置为|设置成|设为|设成|改为|改成了|改成|换成了|换成|用的是|填的是|是|为"
+    };
+}
+
+/// The rules, in the order findings are reported when several start at one place. Every
+/// pattern is byte-oriented (`(?-u)`): no Unicode tables to build; Chinese words are literal
+/// UTF-8, and a word boundary next to CJK text still counts as one.
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "private-key",
+        description: "a private key block",
+        triggers: &["-----begin"],
+        pattern: r"(?-u)-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n|\\r)*[A-Za-z0-9+/=]{32,}",
+        value: Value::Token,
+    },
+    Rule {
+        id: "aws-access-key",
+        description: "an AWS access key id",
+        triggers: &["akia", "asia", "abia", "acca", "a3t"],
+        // Base32 by the format, but a key pasted with a typo is still a key: any upper-case
+        // letter or digit, one character more or less.
+        pattern: r"(?-u)\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{15,17})\b",
+        value: Value::Token,
+    },
+    Rule {
+        id: "alibaba-access-key",
+        description: "an Alibaba Cloud AccessKey id",
+        triggers: &["ltai"],
+        pattern: r"(?-u)\b(LTAI[0-9A-Za-z]{12,24})\b",
+        value: Value::Token,
+    },
+    Rule {
+        id: "tencent-secret-id",
+        description: "a Tencent Cloud SecretId",
+        triggers: &["akid"],
+        pattern: r"(?-u)\b(AKID[0-9A-Za-z]{28,36})\b",
+        value: Value::Token,
+    },
+    Rule {
+        id: "gcp-api-key",
+        description: "a Google Cloud API key",
+        triggers: &["aiza"],
+        pattern: r"(?-u)\b(AIza[0-9A-Za-z_-]{33,37})(?:\b|$)",
+        value: Value::Token,
+    },
+    Rule {
+        id: "google-oauth",
+        description: "a Google OAuth client secret or access token",
+        triggers: &["gocspx-", "ya29."],
+        pattern: r"(?-u)\b(?:GOCSPX-[0-9A-Za-z_-]{24,32}|ya29\.[0-9A-Za-z_-]{30,})",
+        value: Value::Token,
+    },
+    Rule {
+        id: "github-token",
+        description: "a GitHub token",
+        triggers: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        pattern: r"(?-u)\b(?:gh[pousr]_([0-9A-Za-z]{30,})|github_pat_([0-9A-Za-z_]{40,}))\b",
+        value: Value::Token,
+    },
+    Rule {
+        id: "gitlab-token",
+        description: "a GitLab token",
+        triggers: &["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "gloas-"],
+        pattern: r"(?-u)\b(?:glpat|gldt|glrt|glptt|glft|glsoat|glcbt|gloas)-([0-9A-Za-z_.-]{18,})",
+        value: Value::Token,
+    },
+    Rule {
+        id: "slack-token",
+        description: "a Slack token or webhook",
+        triggers: &["xox", "xapp-", "hooks.slack.com"],
+        pattern: r"(?-u)\bxox[abeoprs]-([0-9A-Za-z-]{20,})|\bxapp-[0-9]-([0-9A-Za-z-]{20,})|hooks\.slack\.com/(?:services|workflows|triggers)/T[0-9A-Z]{6,}/[0-9A-Z]{6,}/[0-9A-Za-z]{16,}",
+        value: Value::Token,
+    },
+    Rule {
+        id: "stripe-key",
+        description: "a Stripe secret, restricted or webhook key",
+        triggers: &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
+        pattern: r"(?-u)\b(?:(?:sk|rk)_(?:live|test)_([0-9A-Za-z]{16,})|whsec_([0-9A-Za-z+/=]{24,}))",
+        value: Value::Token,
+    },
+    Rule {
+        id: "npm-token",
+        description: "an npm access token",
+        triggers: &["npm_"],
+        pattern: r"(?-u)\bnpm_([0-9A-Za-z]{30,})\b",
+        value: Value::Token,
+    },
+    Rule {
+        id: "pypi-token",
+        description: "a PyPI upload token",
+        triggers: &["pypi-age"],
+        pattern: r"(?-u)\bpypi-AgE[0-9A-Za-z_-]{16}([0-9A-Za-z_-]{30,})",
+        value: Value::Token,
+    },
+    Rule {
+        id: "anthropic-key",
+        description: "an Anthropic API key",
+        triggers: &["sk-ant-"],
+        pattern: r"(?-u)\bsk-ant-(?:[a-z]{2,6}[0-9]{2}-)?([0-9A-Za-z_-]{30,})",
+        value: Value::Token,
+    },
+    Rule {
+        id: "openai-key",
+        description: "an OpenAI-style API key (OpenAI, DeepSeek, DashScope, Moonshot, …)",
+        triggers: &["sk-"],
+        // The project, service-account and admin forms, the legacy form, and the bare `sk-`
+        // and 32 or more letters and digits that most OpenAI-compatible services hand out.
+        pattern: r"(?-u)\bsk-(?:(?:proj|svcacct|admin|None)-([0-9A-Za-z_-]{30,})|([0-9A-Za-z]{30,})\b)",
+        value: Value::Token,
+    },
+    Rule {
+        id: "api-token",
+        description: "a service token with a known prefix (Hugging Face, Groq, Replicate, \
+                      DigitalOcean, Vault, Databricks, Shopify, Postman, Atlassian, age)",
+        triggers: &[
+            "hf_", "gsk_", "r8_", "dop_v1_", "doo_v1_", "hvs.", "hvb.", "dapi", "shpat_", "shpss_",
+            "shpca_", "shppa_", "pmak-", "atatt3", "age-secret-key-1", "sg.",
+        ],
+        pattern: r"(?-u)\b(?:hf_([A-Za-z0-9]{30,})|gsk_([A-Za-z0-9]{40,})|r8_([A-Za-z0-9]{30,})|do[op]_v1_([a-f0-9]{60,})|hv[sb]\.([A-Za-z0-9_-]{24,})|dapi([a-f0-9]{30,})|shp(?:at|ss|ca|pa)_([a-fA-F0-9]{30,})|PMAK-([a-f0-9]{20,}-[a-f0-9]{30,})|ATATT3([A-Za-z0-9_=-]{60,})|AGE-SECRET-KEY-1([0-9A-Z]{50,})|SG\.([A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{40,}))",
+        value: Value::Token,
+    },
+    Rule {
+        id: "telegram-bot-token",
+        description: "a Telegram bot token",
+        triggers: &[":aa"],
+        pattern: r"(?-u)\b[0-9]{8,10}:(AA[0-9A-Za-z_-]{32,34})\b",
+        value: Value::Token,
+    },
+    Rule {
+        id: "jwt",
+        description: "a JSON Web Token",
+        triggers: &["eyj"],
+        pattern: r"(?-u)\beyJ[0-9A-Za-z_-]{10,}\.eyJ[0-9A-Za-z_-]{10,}\.[0-9A-Za-z_-]{16,}",
+        value: Value::Token,
+    },
+    Rule {
+        id: "url-password",
+        description: "a URL with a password",
+        triggers: &["://"],
+        pattern: r"(?-u)\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@]{0,100}:([^\s:/@]{1,200})@[0-9A-Za-z.-]+",
+        value: Value::UrlPassword,
+    },
+    Rule {
+        id: "bearer-token",
+        description: "a bearer or basic credential in an Authorization header",
+        triggers: &["bearer", "basic"],
+        pattern: r"(?-u)(?i:\b(?:bearer|basic))[ \t]+([A-Za-z0-9._~+/=-]{16,})",
+        value: Value::Assigned,
+    },
+    Rule {
+        id: "password",
+        description: "a password given after its name",
+        triggers: &[
+            "pass", "pwd", "密码", "口令", "secret", "token", "key", "credential", "密钥", "秘钥",
+            "私钥", "令牌", "凭证", "凭据", "授权码",
+        ],
+        // A credential word (or a name ending in one: DB_PASSWORD, authToken, "api_key"), its
+        // separator (group 1: = : ＝ ： is 是 为 就是 …, or only spaces, which asks more of the
+        // value), and the value (group 2), quoted or not.
+        pattern: concat!(
+            r"(?-u)(?:",
+            // Names in code and config: DB_PASSWORD=, "apiKey": , --password=, PGPASSWORD=.
+            r"(?i:[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd|[_-]pass|secret|token|api[_-]?key|access[_-]?key(?:[_-]?secret)?|secret[_-]?key|private[_-]?key|auth[_-]?key|app[_-]?(?:key|secret)|credentials?))",
+            r#"["']?[ \t]*(:=|=>|=|:|\xef\xbc\x9d|\xef\xbc\x9a)"#,
+            r"|",
+            // Prose: "staging db password: …", "the password for prod is …", "token …".
+            r"(?i:\b(?:",
+            words_en!(),
+            r"))\b(?:[ \t]+(?i:for|of|to|on)[ \t]+[^\s:=\x22\x27]{1,30}(?:[ \t]+[^\s:=\x22\x27]{1,30}){0,2}?)?",
+            r"[ \t]*((?i:\b(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:set|changed|updated|reset|rotated)[ \t]+to\b|\bis\b|\bwas\b|\bequals\b)|:|=|\xef\xbc\x9d|\xef\xbc\x9a)?",
+            r"|",
+            // Chinese: 数据库密码就是 …, 令牌为 …, 密钥：…, and English words inside Chinese.
+            r"(?:密码|口令|密钥|秘钥|私钥|令牌|凭证|凭据|授权码)[ \t]*(",
+            zh_separators!(),
+            r"|：|＝|:|=)?",
+            r"|",
+            // An English word in Chinese text needs a separator: bare, it may be a word's start.
+            r"(?i:\b(?:",
+            words_en!(),
+            r"))\b[ \t]*(",
+            zh_separators!(),
+            r")",
+            r")",
+            r#"[ \t]*(?:["'`]|\xe2\x80\x9c|\xe2\x80\x98|\xe3\x80\x8c)?"#,
+            value!()
+        ),
+        value: Value::Named,
+    },
+    Rule {
+        id: "command-password",
+        description: "a password given to a command (mysql -p, sshpass, redis-cli -a, curl -u)",
+        triggers: &["mysql", "sshpass", "redis-cli", "curl", "mariadb"],
+        pattern: concat!(
+            r"(?-u)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?[ \t]-p|\bsshpass[ \t]+-p[ \t]*|\bredis-cli\b[^\n]{0,80}?[ \t]-a[ \t]+|\bcurl\b[^\n]{0,120}?[ \t](?:-u|--user)[ \t]+[^\s:]{1,40}:)",
+            r#"["']?"#,
+            value!()
+        ),
+        value: Value::Named,
+    },
+    Rule {
+        id: "assigned-secret",
+        description: "a secret-looking value assigned to a key",
+        triggers: &["key", "auth"],
+        pattern: r#"(?-u)(?i:[A-Za-z0-9_.-]*(?:key|auth))["']?[ \t]*(?::=|=>|=|:)[ \t]*["']?([0-9A-Za-z_+/=.~!@#$%^&*-]{12,})"#,
+        value: Value::Assigned,
+    },
+];
+
+/// The pre-check: every rule's triggers in one automaton. The pattern at index `i` belongs to
+/// rule `TRIGGER_RULE[i]`.
+struct Triggers {
+    automaton: AhoCorasick,
+    rule_of: Vec<usize>,
+}
+
+static TRIGGERS: LazyLock<Triggers> = LazyLock::new(|| {
+    let mut words = Vec::new();
+    let mut rule_of = Vec::new();
+    for (i, rule) in RULES.iter().enumerate() {
+        for t in rule.triggers {
+            words.push(*t);
+            rule_of.push(i);
+        }
+    }
+    // A non-contiguous NFA: the cheapest to build, and the texts are short.
+    let automaton = AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+        .build(&words)
+        .expect("the trigger words build");
+    Triggers { automaton, rule_of }
+});
+
+/// The rules whose trigger words occur in `text`, as a bit set over [`RULES`].
+pub fn candidates(text: &[u8]) -> u64 {
+    let t = &*TRIGGERS;
+    let mut set = 0u64;
+    for m in t.automaton.find_overlapping_iter(text) {
+        set |= 1 << t.rule_of[m.pattern().as_usize()];
+    }
+    set
+}
+
+static COMPILED: LazyLock<Vec<OnceLock<Regex>>> =
+    LazyLock::new(|| RULES.iter().map(|_| OnceLock::new()).collect());
+
+/// Rule `i`'s pattern, compiled the first time it is needed.
+pub fn regex(i: usize) -> &'static Regex {
+    COMPILED[i].get_or_init(|| Regex::new(RULES[i].pattern).expect("a credential rule compiles"))
+}
