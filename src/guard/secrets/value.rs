@@ -21,7 +21,8 @@ pub fn named(value: &str, strict: bool) -> bool {
         // A word, a CamelCase name; only randomly mixed case, or (after an explicit `:`, `=`,
         // 是) a run of letters longer than words are (a mail service's 16-letter app code), is
         // a credential.
-        return random_case(v) || (!strict && n >= 14 && !v.bytes().any(|b| b.is_ascii_uppercase()));
+        return random_case(v)
+            || (!strict && n >= 14 && !v.bytes().any(|b| b.is_ascii_uppercase()));
     }
     if v.starts_with('!') && v[1..].bytes().all(|b| b.is_ascii_alphabetic()) {
         // A YAML tag (`secret: !vault |`), not a value.
@@ -62,7 +63,9 @@ pub fn token_body(body: &str) -> bool {
         seen.iter().filter(|&&s| s).count()
     };
     distinct >= 6
-        && !["EXAMPLE", "XXXX", "YOUR", "0000", "1234567", "ABCDEF"].iter().any(|w| upper.contains(w))
+        && !["EXAMPLE", "XXXX", "YOUR", "0000", "1234567", "ABCDEF"]
+            .iter()
+            .any(|w| upper.contains(w))
 }
 
 /// A URL's password that stands for one rather than being one.
@@ -91,9 +94,33 @@ pub fn placeholder(value: &str) -> bool {
     }
     // Words that are never the value itself ("password=changeme is the dev default").
     const WORDS: &[&str] = &[
-        "password", "passwd", "pass", "pwd", "secret", "token", "changeme", "example", "sample",
-        "dummy", "placeholder", "redacted", "hidden", "masked", "none", "null", "nil", "empty",
-        "undefined", "todo", "tbd", "required", "optional", "string", "true", "false", "apikey",
+        "password",
+        "passwd",
+        "pass",
+        "pwd",
+        "secret",
+        "token",
+        "changeme",
+        "example",
+        "sample",
+        "dummy",
+        "placeholder",
+        "redacted",
+        "hidden",
+        "masked",
+        "none",
+        "null",
+        "nil",
+        "empty",
+        "undefined",
+        "todo",
+        "tbd",
+        "required",
+        "optional",
+        "string",
+        "true",
+        "false",
+        "apikey",
     ];
     // Words that open a placeholder ("your_token_here", "my-password", "example-key-123").
     const OPENERS: &[&str] = &["your", "my", "change", "example", "sample", "dummy", "fake"];
@@ -124,7 +151,9 @@ fn name_or_place(v: &str) -> bool {
         || v.starts_with("../")
         || (v.contains('/') && v.split('/').all(|s| s.is_empty() || identifier(s)));
     let email = v.split_once('@').is_some_and(|(user, host)| {
-        !user.is_empty() && host.contains('.') && host.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.".contains(&b))
+        !user.is_empty()
+            && host.contains('.')
+            && host.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.".contains(&b))
     });
     let place = ["1password", "keepass", "bitwarden", "lastpass", "keychain", "vault", "doppler"]
         .iter()
@@ -211,9 +240,21 @@ mod tests {
     #[test]
     fn names_places_and_words_are_not_values() {
         for v in [
-            "${DB_PASSWORD}", "<your-password>", "****", "OPENAI_API_KEY", "in", "1Password",
-            "process.env.TOKEN", "getToken()", "~/.pgpass", "prod/db", "user@example.com",
-            "build-cache-v3", "ProcessEnvironment", "changeme", "12",
+            "${DB_PASSWORD}",
+            "<your-password>",
+            "****",
+            "OPENAI_API_KEY",
+            "in",
+            "1Password",
+            "process.env.TOKEN",
+            "getToken()",
+            "~/.pgpass",
+            "prod/db",
+            "user@example.com",
+            "build-cache-v3",
+            "ProcessEnvironment",
+            "changeme",
+            "12",
         ] {
             assert!(!named(v, false), "{v}");
         }
