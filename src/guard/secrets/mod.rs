@@ -99,14 +99,21 @@ fn hits(text: &str) -> Vec<Hit> {
                         value::url_password(&text[v.range()])
                     } else {
                         value::random(&text[v.range()])
+                            && !value::about_one(&text[whole.start()..v.start()])
                     };
                     keep.then(|| v.range())
                 }
                 Value::Named => {
                     let v = caps.get(caps.len() - 1).expect("the value group");
                     let separated = (1..caps.len() - 1)
-                        .any(|g| caps.get(g).is_some_and(|m| !m.as_bytes().is_empty()));
-                    value::named(&text[v.range()], !separated).then(|| v.range())
+                        .any(|g| caps.get(g).is_some_and(|m| !m.as_bytes().is_empty()))
+                        // Chinese names its value without a separator more often than prose
+                        // runs a credential word into an unrelated value: 初始密码 123456.
+                        || !whole.as_bytes().is_ascii();
+                    let keep = value::named(&text[v.range()], !separated)
+                        && !value::about_one(&text[whole.start()..v.start()])
+                        && !value::an_example(text, whole.start(), v.end());
+                    keep.then(|| v.range())
                 }
             };
             if let Some(r) = range {

@@ -50,6 +50,13 @@ macro_rules! words_en {
     };
 }
 
+/// What joins an English credential word to its value (`is`, `was set to`, `:`, `＝`).
+macro_rules! en_separators {
+    () => {
+        r"(?i:\b(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:set|changed|updated|reset|rotated)[ \t]+to\b|\bis\b|\bwas\b|\bequals\b)|:|=|\xef\xbc\x9d|\xef\xbc\x9a"
+    };
+}
+
 /// What joins a Chinese credential word to its value (密码就是 …, 令牌为 …).
 macro_rules! zh_separators {
     () => {
@@ -158,9 +165,10 @@ pub const RULES: &[Rule] = &[
         id: "openai-key",
         description: "an OpenAI-style API key (OpenAI, DeepSeek, DashScope, Moonshot, …)",
         triggers: &["sk-"],
-        // The project, service-account and admin forms, the legacy form, and the bare `sk-`
-        // and 32 or more letters and digits that most OpenAI-compatible services hand out.
-        pattern: r"(?-u)\bsk-(?:(?:proj|svcacct|admin|None)-([0-9A-Za-z_-]{30,})|([0-9A-Za-z]{30,})\b)",
+        // The project, service-account and admin forms (and OpenRouter's `sk-or-v1-`), the
+        // legacy form, and the bare `sk-` and 32 or more letters and digits that most
+        // OpenAI-compatible services hand out.
+        pattern: r"(?-u)\bsk-(?:(?:[a-z0-9]{2,10}-){1,2}([0-9A-Za-z_-]{30,})|([0-9A-Za-z]{30,})\b)",
         value: Value::Token,
     },
     Rule {
@@ -196,6 +204,13 @@ pub const RULES: &[Rule] = &[
         value: Value::Token,
     },
     Rule {
+        id: "webhook-url",
+        description: "a chat webhook URL, which anyone holding can post with",
+        triggers: &["discord", "open.feishu.cn", "open.larksuite.com", "qyapi.weixin.qq.com"],
+        pattern: r"(?-u)discord(?:app)?\.com/api/webhooks/[0-9]{16,20}/([A-Za-z0-9_-]{40,})|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/([0-9a-f-]{30,})|qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=([0-9a-f-]{30,})",
+        value: Value::Token,
+    },
+    Rule {
         id: "jwt",
         description: "a JSON Web Token",
         triggers: &["eyj"],
@@ -222,6 +237,7 @@ pub const RULES: &[Rule] = &[
         triggers: &[
             "pass",
             "pwd",
+            "pw",
             "密码",
             "口令",
             "secret",
@@ -242,17 +258,22 @@ pub const RULES: &[Rule] = &[
         pattern: concat!(
             r"(?-u)(?:",
             // Names in code and config: DB_PASSWORD=, "apiKey": , --password=, PGPASSWORD=.
-            r"(?i:[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd|[_-]pass|secret|token|api[_-]?key|access[_-]?key(?:[_-]?secret)?|secret[_-]?key|private[_-]?key|auth[_-]?key|app[_-]?(?:key|secret)|credentials?))",
+            r"(?i:[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd|[_-]pass|\bpass|\bpw|secret|token|api[_-]?key|access[_-]?key(?:[_-]?secret)?|secret[_-]?key|private[_-]?key|auth[_-]?key|app[_-]?(?:key|secret)|credentials?))",
             r#"["']?[ \t]*(:=|=>|=|:|\xef\xbc\x9d|\xef\xbc\x9a)"#,
             r"|",
             // Prose: "staging db password: …", "the password for prod is …", "token …".
             r"(?i:\b(?:",
             words_en!(),
-            r"))\b(?:[ \t]+(?i:for|of|to|on)[ \t]+[^\s:=\x22\x27]{1,30}(?:[ \t]+[^\s:=\x22\x27]{1,30}){0,2}?)?",
-            r"[ \t]*((?i:\b(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:set|changed|updated|reset|rotated)[ \t]+to\b|\bis\b|\bwas\b|\bequals\b)|:|=|\xef\xbc\x9d|\xef\xbc\x9a)?",
+            // What it is the password of ("for prod", "to the staging box") only before a
+            // separator: without one, the value would be the qualifier's first word.
+            r"))\b(?:[ \t]+(?i:for|of|to|on)[ \t]+[^\s:=\x22\x27]{1,30}(?:[ \t]+[^\s:=\x22\x27]{1,30}){0,2}[ \t]*(",
+            en_separators!(),
+            r")|[ \t]*(",
+            en_separators!(),
+            r")?)",
             r"|",
             // Chinese: 数据库密码就是 …, 令牌为 …, 密钥：…, and English words inside Chinese.
-            r"(?:密码|口令|密钥|秘钥|私钥|令牌|凭证|凭据|授权码)[ \t]*(",
+            r"(?:密码|口令|密钥|秘钥|私钥|令牌|凭证|凭据|授权码)(?:（[^\n]{1,90}?）|\([^)\n]{1,30}\))?[ \t]*(",
             zh_separators!(),
             r"|：|＝|:|=)?",
             r"|",
@@ -282,8 +303,8 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "assigned-secret",
         description: "a secret-looking value assigned to a key",
-        triggers: &["key", "auth"],
-        pattern: r#"(?-u)(?i:[A-Za-z0-9_.-]*(?:key|auth))["']?[ \t]*(?::=|=>|=|:)[ \t]*["']?([0-9A-Za-z_+/=.~!@#$%^&*-]{12,})"#,
+        triggers: &["key", "auth", "session", "cookie", "sig"],
+        pattern: r#"(?-u)(?i:[A-Za-z0-9_.-]*(?:key|auth|session(?:id)?|cookie|sig|signature))["']?[ \t]*(?::=|=>|=|:)[ \t]*["']?([0-9A-Za-z_+/=.~!@#$%^&*-]{12,})"#,
         value: Value::Assigned,
     },
 ];

@@ -28,6 +28,13 @@ pub fn named(value: &str, strict: bool) -> bool {
         // A YAML tag (`secret: !vault |`), not a value.
         return false;
     }
+    if let Some((name, number)) = v.split_once('#') {
+        // A numbered name (`PKCS#8`, `issue#123`), not a value.
+        let numbered = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
+        if name.bytes().all(|b| b.is_ascii_alphabetic()) && numbered {
+            return false;
+        }
+    }
     if digits == v.len() {
         // 123456 after "密码是" is a (weak) password; after "token " a number is a count.
         return !strict;
@@ -44,7 +51,8 @@ pub fn named(value: &str, strict: bool) -> bool {
 /// and a Shannon entropy of at least 3.5 bits a character.
 pub fn random(value: &str) -> bool {
     let value = trim(value);
-    if value.len() < 12 || placeholder(value) || name_or_place(value) {
+    // An SSH public key's blob (`AAAAC3NzaC1…`) is meant to be shared.
+    if value.len() < 12 || placeholder(value) || name_or_place(value) || value.starts_with("AAAA") {
         return false;
     }
     let has_digit = value.bytes().any(|b| b.is_ascii_digit());
@@ -68,6 +76,100 @@ pub fn token_body(body: &str) -> bool {
             .any(|w| upper.contains(w))
 }
 
+/// A name that says its value is not the secret itself: a public key, or a number about
+/// tokens (`max_token=100000`, `token_limit: 200000`, `password_min_length: 12`).
+pub fn about_one(name: &str) -> bool {
+    // By the words of the name (`max_token`, `tokenLimit`), not its letters: `AccountKey`
+    // holds "count", `admin` holds "min".
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut last_lower = false;
+    for c in name.chars() {
+        let split = !c.is_ascii_alphanumeric() || (last_lower && c.is_ascii_uppercase());
+        if split && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        }
+        last_lower = c.is_ascii_lowercase();
+    }
+    words.push(word);
+    const NOT_IT: &[&str] = &[
+        "public",
+        "pub",
+        "max",
+        "min",
+        "limit",
+        "count",
+        "size",
+        "len",
+        "ttl",
+        "expir",
+        "timeout",
+        "budget",
+        "hash",
+        "digest",
+        "checksum",
+        "fingerprint",
+    ];
+    words.iter().any(|w| NOT_IT.iter().any(|n| w.starts_with(n)))
+}
+
+/// Whether the words around a value (the 60 bytes before the credential word and after the
+/// value) say it is an example rather than a credential: "weak passwords like …", "e.g.",
+/// "最常见的弱口令", "比如 …". Only for values found by their name: a token's shape is the
+/// credential whatever is said around it.
+pub fn an_example(text: &str, start: usize, end: usize) -> bool {
+    let mut from = start.saturating_sub(60);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut to = (end + 60).min(text.len());
+    while !text.is_char_boundary(to) {
+        to += 1;
+    }
+    let around = text[from..to].to_lowercase();
+    const MARKERS: &[&str] = &[
+        "e.g.",
+        "for example",
+        "such as",
+        "example",
+        "weak",
+        "common",
+        "never use",
+        "don't use",
+        "do not use",
+        "avoid",
+        "guess",
+        "brute",
+        "dictionary",
+        "placeholder",
+        "dummy",
+        "fake",
+        "sample",
+        "弱口令",
+        "弱密码",
+        "常见",
+        "比如",
+        "例如",
+        "示例",
+        "举例",
+        "不要用",
+        "别用",
+        "禁止",
+        "不允许",
+        "占位",
+        "假的",
+        "简单密码",
+        "top ",
+        "most used",
+        "list of",
+        "rockyou",
+    ];
+    MARKERS.iter().any(|m| around.contains(m))
+}
+
 /// A URL's password that stands for one rather than being one.
 pub fn url_password(value: &str) -> bool {
     !placeholder(value) && !name_or_place(value)
@@ -85,6 +187,7 @@ pub fn placeholder(value: &str) -> bool {
     if value.starts_with(['$', '<', '{', '%', '[', '(', '@', '&', '*'])
         || value.ends_with(['>', '}', '%'])
         || value.contains("***")
+        || lower.contains("example")
         || value.contains("...")
         || value.contains("xxx")
         || value.contains("XXX")
