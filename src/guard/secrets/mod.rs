@@ -93,6 +93,10 @@ fn hits(text: &str) -> Vec<Hit> {
                     let body = body.map_or(&text[whole.range()], |b| &text[b.range()]);
                     value::token_body(body).then(|| whole.range())
                 }
+                Value::Header => {
+                    let v = caps.get(1).expect("the value group");
+                    value::header(&text[v.range()]).then(|| v.range())
+                }
                 Value::UrlPassword | Value::Assigned => {
                     let v = caps.get(1).expect("the value group");
                     let keep = if rule.value == Value::UrlPassword {

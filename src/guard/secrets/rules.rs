@@ -23,6 +23,9 @@ pub enum Value {
     Named,
     /// A value assigned to a generic key (`key=`, `*_key:`, group 1): it must look random.
     Assigned,
+    /// An Authorization header's credential (group 1): a token's shape, digits or base64's
+    /// `+/=` in it, or randomly mixed case.
+    Header,
 }
 
 pub struct Rule {
@@ -36,10 +39,11 @@ pub struct Rule {
     pub value: Value,
 }
 
-/// Characters a value may hold: printable ASCII but the quotes, which delimit it.
+/// Characters a value may hold: printable ASCII but the quotes, which delimit it, and `<`,
+/// which ends an XML element (`<password>…</password>`) or opens a placeholder.
 macro_rules! value {
     () => {
-        r#"([\x21\x23-\x26\x28-\x5f\x61-\x7e]+)"#
+        r#"([\x21\x23-\x26\x28-\x3b\x3d-\x5f\x61-\x7e]+)"#
     };
 }
 
@@ -60,7 +64,7 @@ macro_rules! en_separators {
 /// What joins a Chinese credential word to its value (密码就是 …, 令牌为 …).
 macro_rules! zh_separators {
     () => {
-        r"就是|都是|还是|也是|一律是|统一是|统一用|设置为|设置成|设为|设成|改为|改成了|改成|换成了|换成|用的是|填的是|是|为"
+        r"就是|都是|还是|也是|一律是|统一是|统一用|设置为|设置成|设为|设成|改为|改成了|改成|换成了|换成|用的是|填的是|填写|输入|叫|用|是|为"
     };
 }
 
@@ -173,9 +177,29 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "api-token",
-        description: "a service token with a known prefix (Hugging Face, Groq, Replicate, \
+        description: "a service token with a known prefix (Perplexity, xAI, Linear, Notion, \
+                      Supabase, Figma, Grafana, New Relic, Square, GitLab runner, Baidu, \
+                      Volcengine, Mailgun, Mailchimp, Heroku, Hugging Face, Groq, Replicate, \
                       DigitalOcean, Vault, Databricks, Shopify, Postman, Atlassian, age)",
         triggers: &[
+            "pplx-",
+            "xai-",
+            "lin_api_",
+            "ntn_",
+            "secret_",
+            "sbp_",
+            "figd_",
+            "glsa_",
+            "glc_",
+            "nrak-",
+            "sq0atp-",
+            "sq0csp-",
+            "gr1348941",
+            "altak-",
+            "aklt",
+            "key-",
+            "-us",
+            "hrku-",
             "hf_",
             "gsk_",
             "r8_",
@@ -193,7 +217,7 @@ pub const RULES: &[Rule] = &[
             "age-secret-key-1",
             "sg.",
         ],
-        pattern: r"(?-u)\b(?:hf_([A-Za-z0-9]{30,})|gsk_([A-Za-z0-9]{40,})|r8_([A-Za-z0-9]{30,})|do[op]_v1_([a-f0-9]{60,})|hv[sb]\.([A-Za-z0-9_-]{24,})|dapi([a-f0-9]{30,})|shp(?:at|ss|ca|pa)_([a-fA-F0-9]{30,})|PMAK-([a-f0-9]{20,}-[a-f0-9]{30,})|ATATT3([A-Za-z0-9_=-]{60,})|AGE-SECRET-KEY-1([0-9A-Z]{50,})|SG\.([A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{40,}))",
+        pattern: r"(?-u)\b(?:pplx-([A-Za-z0-9]{40,})|xai-([A-Za-z0-9]{60,})|lin_api_([A-Za-z0-9]{30,})|ntn_([A-Za-z0-9]{40,})|secret_([A-Za-z0-9]{43})|sbp_([a-f0-9]{40})|figd_([A-Za-z0-9_-]{30,})|gl(?:sa|c)_([A-Za-z0-9_=+/-]{30,})|NRAK-([A-Z0-9]{27})|sq0(?:atp|csp)-([A-Za-z0-9_-]{22,})|GR1348941([A-Za-z0-9_-]{20,})|ALTAK-([A-Za-z0-9]{20,})|AKLT([A-Za-z0-9_-]{30,})|key-([0-9a-f]{32})|[0-9a-f]{32}-us[0-9]{1,2}|HRKU-([A-Za-z0-9_-]{30,})|hf_([A-Za-z0-9]{30,})|gsk_([A-Za-z0-9]{40,})|r8_([A-Za-z0-9]{30,})|do[op]_v1_([a-f0-9]{60,})|hv[sb]\.([A-Za-z0-9_-]{24,})|dapi([a-f0-9]{30,})|shp(?:at|ss|ca|pa)_([a-fA-F0-9]{30,})|PMAK-([a-f0-9]{20,}-[a-f0-9]{30,})|ATATT3([A-Za-z0-9_=-]{60,})|AGE-SECRET-KEY-1([0-9A-Z]{50,})|SG\.([A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{40,}))",
         value: Value::Token,
     },
     Rule {
@@ -225,11 +249,18 @@ pub const RULES: &[Rule] = &[
         value: Value::UrlPassword,
     },
     Rule {
+        id: "mnemonic",
+        description: "a wallet's recovery phrase",
+        triggers: &["mnemonic", "seed phrase", "recovery phrase", "助记词"],
+        pattern: r"(?-u)(?:(?i:mnemonic|seed phrase|recovery phrase)|助记词)[^a-z\n]{0,12}((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b",
+        value: Value::Token,
+    },
+    Rule {
         id: "bearer-token",
         description: "a bearer or basic credential in an Authorization header",
-        triggers: &["bearer", "basic"],
-        pattern: r"(?-u)(?i:\b(?:bearer|basic))[ \t]+([A-Za-z0-9._~+/=-]{16,})",
-        value: Value::Assigned,
+        triggers: &["bearer", "basic", "authorization"],
+        pattern: r"(?-u)(?i:\b(?:bearer|basic)|authorization:[ \t]*token)[ \t]+([A-Za-z0-9._~+/=-]{12,})",
+        value: Value::Header,
     },
     Rule {
         id: "password",
@@ -239,6 +270,8 @@ pub const RULES: &[Rule] = &[
             "pwd",
             "pw",
             "密码",
+            "密碼",
+            "密匙",
             "口令",
             "secret",
             "token",
@@ -258,8 +291,8 @@ pub const RULES: &[Rule] = &[
         pattern: concat!(
             r"(?-u)(?:",
             // Names in code and config: DB_PASSWORD=, "apiKey": , --password=, PGPASSWORD=.
-            r"(?i:[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd|[_-]pass|\bpass|\bpw|secret|token|api[_-]?key|access[_-]?key(?:[_-]?secret)?|secret[_-]?key|private[_-]?key|auth[_-]?key|app[_-]?(?:key|secret)|credentials?))",
-            r#"["']?[ \t]*(:=|=>|=|:|\xef\xbc\x9d|\xef\xbc\x9a)"#,
+            r"(?i:[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|passcode|pwd|[_-]pass|\bpass|\bpw|secret|token|api[_-]?key|access[_-]?key(?:[_-]?secret)?|secret[_-]?key|private[_-]?key|auth[_-]?key|app[_-]?(?:key|secret)|credentials?))",
+            r#"["']?[ \t]*(:=|=>|=|:|\xef\xbc\x9d|\xef\xbc\x9a|>)"#,
             r"|",
             // Prose: "staging db password: …", "the password for prod is …", "token …".
             r"(?i:\b(?:",
@@ -273,7 +306,7 @@ pub const RULES: &[Rule] = &[
             r")?)",
             r"|",
             // Chinese: 数据库密码就是 …, 令牌为 …, 密钥：…, and English words inside Chinese.
-            r"(?:密码|口令|密钥|秘钥|私钥|令牌|凭证|凭据|授权码)(?:（[^\n]{1,90}?）|\([^)\n]{1,30}\))?[ \t]*(",
+            r"(?:密码|密碼|口令|密钥|密匙|秘钥|私钥|令牌|凭证|凭据|授权码)(?:（[^\n]{1,90}?）|\([^)\n]{1,30}\))?[ \t]*(",
             zh_separators!(),
             r"|：|＝|:|=)?",
             r"|",
@@ -284,7 +317,8 @@ pub const RULES: &[Rule] = &[
             zh_separators!(),
             r")",
             r")",
-            r#"[ \t]*(?:["'`]|\xe2\x80\x9c|\xe2\x80\x98|\xe3\x80\x8c)?"#,
+            // "password is: …", 密码是：…
+            r#"(?:[ \t]*(?::|\xef\xbc\x9a))?[ \t]*(?:["'`]|\xe2\x80\x9c|\xe2\x80\x98|\xe3\x80\x8c|\xe3\x80\x8e)?"#,
             value!()
         ),
         value: Value::Named,
@@ -292,9 +326,9 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "command-password",
         description: "a password given to a command (mysql -p, sshpass, redis-cli -a, curl -u)",
-        triggers: &["mysql", "sshpass", "redis-cli", "curl", "mariadb"],
+        triggers: &["mysql", "sshpass", "redis-cli", "curl", "mariadb", "docker"],
         pattern: concat!(
-            r"(?-u)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?[ \t]-p|\bsshpass[ \t]+-p[ \t]*|\bredis-cli\b[^\n]{0,80}?[ \t]-a[ \t]+|\bcurl\b[^\n]{0,120}?[ \t](?:-u|--user)[ \t]+[^\s:]{1,40}:)",
+            r"(?-u)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?[ \t]-p|\bsshpass[ \t]+-p[ \t]*|\bredis-cli\b[^\n]{0,80}?[ \t]-a[ \t]+|\bdocker[ \t]+login\b[^\n]{0,80}?[ \t]-p[ \t]+|\bcurl\b[^\n]{0,120}?[ \t](?:-u|--user)[ \t]+[^\s:]{1,40}:)",
             r#"["']?"#,
             value!()
         ),
@@ -303,8 +337,19 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "assigned-secret",
         description: "a secret-looking value assigned to a key",
-        triggers: &["key", "auth", "session", "cookie", "sig"],
-        pattern: r#"(?-u)(?i:[A-Za-z0-9_.-]*(?:key|auth|session(?:id)?|cookie|sig|signature))["']?[ \t]*(?::=|=>|=|:)[ \t]*["']?([0-9A-Za-z_+/=.~!@#$%^&*-]{12,})"#,
+        triggers: &[
+            "key",
+            "auth",
+            "session",
+            "cookie",
+            "sig",
+            "secretid",
+            "secret_id",
+            "ak",
+            "sk",
+            "pat",
+        ],
+        pattern: r#"(?-u)(?i:[A-Za-z0-9_.-]*(?:key|auth|session(?:id)?|cookie|sig|signature|secret[_-]?id|key[_-]?id)|\b(?:ak|sk|pat))["']?[ \t]*(?::=|=>|=|:|\xef\xbc\x9a|\xef\xbc\x9d)[ \t]*["']?([0-9A-Za-z_+/=.~!@#$%^&*-]{12,})"#,
         value: Value::Assigned,
     },
 ];

@@ -61,6 +61,16 @@ pub fn random(value: &str) -> bool {
     has_digit && has_alpha && !hex && !identifier(value) && entropy(value) >= 3.5
 }
 
+/// An Authorization header's credential: a token's body holding digits, base64's `+/=`, or
+/// randomly mixed case (`Bearer authenticationScheme` is prose).
+pub fn header(value: &str) -> bool {
+    let v = trim(value);
+    token_body(v)
+        && !placeholder(v)
+        && !name_or_place(v)
+        && (v.bytes().any(|b| b.is_ascii_digit() || b"+/=".contains(&b)) || random_case(v))
+}
+
 /// A token's body (after a known prefix): anything but a placeholder or a documented example
 /// (`AKIAIOSFODNN7EXAMPLE`, `sk-xxxxxxxx…`).
 pub fn token_body(body: &str) -> bool {
@@ -279,7 +289,11 @@ fn identifier(v: &str) -> bool {
                 let head = w.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'k');
                 !head.is_empty() && head.bytes().all(|b| b.is_ascii_lowercase())
             };
-            w.len() <= 16 && (letters || digits || (numbered && joined) || w.len() <= 4)
+            // A short piece of one case: x86, v3, GCM, 2fa (not OA6t, which is random).
+            let one_case = !(w.bytes().any(|b| b.is_ascii_uppercase())
+                && w.bytes().any(|b| b.is_ascii_lowercase()));
+            w.len() <= 16
+                && (letters || digits || (numbered && joined) || (w.len() <= 4 && one_case))
         })
 }
 
