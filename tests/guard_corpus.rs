@@ -232,10 +232,13 @@ fn the_tuned_part_is_classified_right() {
     assert!(wrong.is_empty(), "{} tuned cases wrong", wrong.len());
 }
 
-/// The floors sit just under the figures the rules reach (see the commit that set them).
+/// The floors sit just under the figures the rules reach. Before the rules of issue #35:
+/// part_a recall 0.412, precision 0.917; part_b recall 0.400, precision 1.000. After tuning
+/// on tuned.jsonl: part_a recall 0.938 (75/80), precision 0.987 (one ordinary text refused);
+/// part_b recall 0.887 (71/80), precision 1.000.
 #[test]
 fn the_blind_parts_keep_their_floors() {
-    for (part, recall, precision) in [("part_a", 0.0, 0.0), ("part_b", 0.0, 0.0)] {
+    for (part, recall, precision) in [("part_a", 0.93, 0.98), ("part_b", 0.88, 0.99)] {
         let (all, _) = blind(part);
         assert!(all.recall() >= recall, "{part}: recall {:.3} < {recall}", all.recall());
         assert!(
