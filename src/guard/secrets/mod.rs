@@ -1,28 +1,36 @@
-//! Credentials in glossary text: high-confidence rules, compiled once.
+//! Credentials in glossary text and in the journal: high-confidence rules, compiled on use.
 //!
 //! Whatever a glossary holds reaches a model on every prompt that mentions its term, and a
-//! project glossary reaches every clone through git, so a credential must not get in. The rules
-//! follow gitleaks' high-confidence ones (written here, not copied): private key blocks, AWS
-//! and Google Cloud keys, GitHub, GitLab, Slack, Stripe, npm, PyPI, OpenAI and Anthropic
-//! tokens, JWTs, URLs with a password, and `key=` / `token:` / `password` assignments whose
-//! value has a secret's entropy. Each pattern needs the body of a credential, not just its
-//! prefix, so prose that explains a format ("our keys start with `sk-proj-`") passes; hex
-//! hashes, UUIDs and paths match no rule. No network, no model.
+//! project glossary reaches every clone through git, so a credential must not get in; the
+//! thread journal is a readable file, so it must not be written there either. Two kinds of
+//! rule ([`rules`]), no network, no model:
 //!
-//! The rules are compiled on first use ([`LazyLock`]): a `RegexSet` answers "does any rule
-//! match" in one pass, and each rule's own `Regex` then finds where and checks the value
-//! (entropy, placeholders). Nothing here runs on the hook's path.
+//! * known shapes, after gitleaks' high-confidence rules (written here, not copied): private
+//!   key blocks, cloud keys (AWS, Alibaba, Tencent, Google), service tokens by their prefix
+//!   with a body a few characters longer or shorter than the format, JWTs, webhook URLs and
+//!   URLs with a password. A prefix alone ("our keys start with `sk-proj-`") is not a token.
+//! * a credential word in Chinese or English (password, token, api key, 密码, 口令, 密钥, …) and
+//!   the value it names, with no entropy floor: a 10-character password with a symbol is a
+//!   password. What the value must not be to count ([`value`]): a placeholder, a name, a path,
+//!   a URL, a place, a plain word, a number about tokens, an example said to be one.
+//!
+//! Each rule names its trigger words; one Aho-Corasick pass finds which rules can match, and
+//! only those are compiled (once, on first use) and run. A text without a credential word or a
+//! token prefix costs that pass and nothing more: this is what keeps the journal's masking on
+//! the prompt hook's path cheap. Nothing else here runs on that path.
 //!
 //! # For every way in
 //!
 //! * [`scan`]`(text) -> Option<Finding>`: the first credential in a text, if any, with the
 //!   rule, the 1-based character position and a masked excerpt.
-//! * [`looks_like_secret`]`(text) -> bool`: [`scan`], or a second, broader, drop-only tier
-//!   (shorter token bodies, `password: …` of any shape, 密码是 …). `suggest` drops a proposal
-//!   by it; it never refuses a write.
+//! * [`redact`]`(text)`: the text with every credential replaced by `‹rule masked›` (the
+//!   journal, the prompt kept for it, `suggest` before it cuts a turn into sentences).
+//! * [`looks_like_secret`]`(text) -> bool`: [`scan`], a mask [`redact`] left, or a second,
+//!   broader, drop-only tier (shorter token bodies, `password: …` of any shape). `suggest`
+//!   drops a proposal by it; it never refuses a write.
 //! * [`screen`]`(term, explanation, policy)`: the same on an entry, as the refusal a write
 //!   returns ([`Error::Refused`], exit 1), its hint chosen by [`Policy`]. `record` (both
-//!   glossaries), `import` and the MCP `record` tool call it.
+//!   glossaries), `import`, `inbox accept` and the MCP `record` tool call it.
 //! * [`screen_entries`]: an import's entries, all or nothing, the first bad one named.
 //! * [`stored`]: the entries of a glossary that match, masked (`doctor`, `stats`).
 //!
