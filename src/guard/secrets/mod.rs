@@ -14,7 +14,7 @@
 //!   password. What the value must not be to count ([`value`]): a placeholder, a name, a path,
 //!   a URL, a place, a plain word, a number about tokens, an example said to be one.
 //!
-//! Each rule names its trigger words; one Aho-Corasick pass finds which rules can match, and
+//! Each rule names its trigger words; one pass over the text finds which rules can match, and
 //! only those are compiled (once, on first use) and run. A text without a credential word or a
 //! token prefix costs that pass and nothing more: this is what keeps the journal's masking on
 //! the prompt hook's path cheap. Nothing else here runs on that path.
@@ -164,7 +164,7 @@ pub fn scan(text: &str) -> Option<Finding> {
 /// `text` with every credential [`scan`] would find replaced by the name of its rule
 /// (`‹password masked›`, `‹github-token masked›`): what the journal writes. A text with none is
 /// returned as it is, unallocated; one without a credential word or token prefix costs one
-/// pass of a small automaton.
+/// pass over its bytes ([`rules::candidates`]).
 pub fn redact(text: &str) -> Cow<'_, str> {
     let hits = hits(text);
     if hits.is_empty() {

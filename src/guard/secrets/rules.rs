@@ -1,14 +1,13 @@
 //! The refusing rules: known token prefixes, and credential words followed by their value.
 //!
-//! Each rule names the literal words its pattern cannot match without ([`Rule::triggers`]).
-//! One Aho-Corasick pass over the text finds which of them occur ([`candidates`]), and only
+//! Each rule names the literal words its pattern cannot match without ([`Rule::triggers`],
+//! [`Rule::names`]). A substring search finds which of them occur ([`candidates`]), and only
 //! those rules' patterns are compiled (on first use) and run: a text with no credential word
-//! or token prefix, which is almost every prompt the journal masks, costs one pass of a small
-//! automaton and no regex at all.
+//! or token prefix, which is almost every prompt the journal masks, costs a few microseconds
+//! and no regex at all.
 
 use std::sync::{LazyLock, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::bytes::Regex;
 
 /// What a check of the value adds to a rule's pattern.
@@ -415,49 +414,69 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-/// What may follow a name in [`Rule::names`] (the patterns' separators, after a closing quote
-/// or up to two spaces).
-const NAME_SEPARATORS: &[&str] =
-    &["=", ":", " =", " :", "  =", "  :", "\t=", "\t:", "\"", "'", "：", "＝", " ：", " ＝", ">"];
-
-/// The pre-check: every rule's triggers in one automaton. The pattern at index `i` belongs to
-/// rule `TRIGGER_RULE[i]`.
-struct Triggers {
-    automaton: AhoCorasick,
-    rule_of: Vec<usize>,
+/// Whether `rest` (what follows a name in [`Rule::names`]) opens with a separator, as the
+/// patterns allow it: after a closing quote and spaces, `=`, `:`, `＝`, `：` or `>`.
+fn separated(rest: &[u8]) -> bool {
+    let rest = rest.strip_prefix(b"\"").or_else(|| rest.strip_prefix(b"'")).unwrap_or(rest);
+    let start = rest.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(rest.len());
+    let rest = &rest[start..];
+    matches!(rest.first(), Some(b'=' | b':' | b'>'))
+        || rest.starts_with("＝".as_bytes())
+        || rest.starts_with("：".as_bytes())
 }
 
-static TRIGGERS: LazyLock<Triggers> = LazyLock::new(|| {
-    let mut words = Vec::new();
-    let mut rule_of = Vec::new();
+/// Every trigger and name, sorted by its first byte, with where each first byte's run starts:
+/// the pre-check's table.
+struct Index {
+    /// (word, rule, whether it is a name, which counts only followed by a separator).
+    words: Vec<(&'static [u8], u8, bool)>,
+    /// `words[start[b]..start[b + 1]]` begin with byte `b`.
+    start: [u16; 257],
+}
+
+static INDEX: LazyLock<Index> = LazyLock::new(|| {
+    let mut words: Vec<(&'static [u8], u8, bool)> = Vec::new();
     for (i, rule) in RULES.iter().enumerate() {
-        for t in rule.triggers {
-            words.push(t.to_string());
-            rule_of.push(i);
-        }
-        for name in rule.names {
-            for sep in NAME_SEPARATORS {
-                words.push(format!("{name}{sep}"));
-                rule_of.push(i);
-            }
-        }
+        words.extend(rule.triggers.iter().map(|t| (t.as_bytes(), i as u8, false)));
+        words.extend(rule.names.iter().map(|n| (n.as_bytes(), i as u8, true)));
     }
-    // A non-contiguous NFA: the cheapest to build, and the texts are short.
-    let automaton = AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .kind(Some(AhoCorasickKind::NoncontiguousNFA))
-        .build(&words)
-        .expect("the trigger words build");
-    Triggers { automaton, rule_of }
+    words.sort_by_key(|w| w.0[0]);
+    let mut start = [0u16; 257];
+    for w in &words {
+        start[usize::from(w.0[0]) + 1] += 1;
+    }
+    for b in 0..256 {
+        start[b + 1] += start[b];
+    }
+    Index { words, start }
 });
 
 /// The rules whose trigger words occur in `text`, as a bit set over [`RULES`].
+///
+/// This runs in every process that masks a prompt (the prompt hook, while the journal is
+/// on), so it is built for the cheapest start rather than the fastest search on long texts:
+/// a table of the words by their first byte, and one pass comparing, at each byte, the few
+/// words that begin with it. Measured on the benchmark's prompt in a fresh process: an
+/// Aho-Corasick automaton over the same words took 290–500 µs to build (as long as the whole
+/// hook), a SIMD substring search per word 60 µs (most of it first touches of its code).
 pub fn candidates(text: &[u8]) -> u64 {
-    let t = &*TRIGGERS;
+    let index = &*INDEX;
     let mut set = 0u64;
-    for m in t.automaton.find_overlapping_iter(text) {
-        set |= 1 << t.rule_of[m.pattern().as_usize()];
+    for at in 0..text.len() {
+        let b = text[at].to_ascii_lowercase();
+        let (from, to) = (index.start[usize::from(b)], index.start[usize::from(b) + 1]);
+        for &(word, rule, name) in &index.words[usize::from(from)..usize::from(to)] {
+            if set & (1 << rule) != 0 {
+                continue;
+            }
+            let end = at + word.len();
+            if end <= text.len()
+                && text[at..end].eq_ignore_ascii_case(word)
+                && (!name || separated(&text[end..]))
+            {
+                set |= 1 << rule;
+            }
+        }
     }
     set
 }
@@ -477,7 +496,7 @@ mod tests {
     #[test]
     fn ordinary_prompts_trigger_no_rule() {
         // The benchmark's prompt (benches/support/synth.rs) and everyday ones: the journal
-        // masks them with one automaton pass and no pattern compiled.
+        // masks them with one pass over their bytes and no pattern compiled.
         for prompt in [
             "帮我看一下智能抠图模块在大图上为什么变慢了，顺便检查 BGRemover 的内存占用，\
              改完以后提交一下代码。Please also check why the upload handler retries twice on \
