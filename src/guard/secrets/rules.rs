@@ -53,7 +53,7 @@ macro_rules! value {
 /// The credential words of English, one alternation (case-insensitive in the patterns).
 macro_rules! words_en {
     () => {
-        r"passwords?|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key(?:[ _-]?secret)?|secret[ _-]?(?:access[ _-]?)?key|private[ _-]?key|app[ _-]?(?:secret|key)|client[ _-]?secret|credentials?"
+        r"passwords?|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key(?:[ _-]?secret)?|secret[ _-]?(?:access[ _-]?)?key|private[ _-]?key|app[ _-]?(?:secret|key)|client[ _-]?secret|credentials?|creds"
     };
 }
 
@@ -61,6 +61,14 @@ macro_rules! words_en {
 macro_rules! en_separators {
     () => {
         r"(?i:\b(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:set|changed|updated|reset|rotated)[ \t]+to\b|\bis\b|\bwas\b|\bequals\b)|:|=|\xef\xbc\x9d|\xef\xbc\x9a"
+    };
+}
+
+/// What may stand between a Chinese credential word and its separator (密码的值是,
+/// 密钥对应的内容：, token 的明文为).
+macro_rules! zh_filler {
+    () => {
+        r"(?:对应)?[ \t]*(?:的)?[ \t]*(?:值|内容|明文)?"
     };
 }
 
@@ -312,6 +320,7 @@ pub const RULES: &[Rule] = &[
             "access_key",
             "accesskey",
             "access-key",
+            "creds",
             "private key",
             "private_key",
             "privatekey",
@@ -349,26 +358,32 @@ pub const RULES: &[Rule] = &[
             // Prose: "staging db password: …", "the password for prod is …", "token …".
             r"(?i:\b(?:",
             words_en!(),
-            // What it is the password of ("for prod", "to the staging box") only before a
-            // separator: without one, the value would be the qualifier's first word.
-            r"))\b(?:[ \t]+(?i:for|of|to|on)[ \t]+[^\s:=\x22\x27]{1,30}(?:[ \t]+[^\s:=\x22\x27]{1,30}){0,2}[ \t]*(",
+            // What it is the password of ("for prod", "to the staging box", "(staging)") only
+            // before a separator: without one, the value would be the qualifier's first word.
+            r"))\b(?:(?:[ \t]+(?i:for|of|to|on)[ \t]+[^\s:=\x22\x27]{1,30}(?:[ \t]+[^\s:=\x22\x27]{1,30}){0,4}|[ \t]*\([^)\n]{1,30}\))[ \t]*(",
             en_separators!(),
             r")|[ \t]*(",
             en_separators!(),
             r")?)",
             r"|",
             // Chinese: 数据库密码就是 …, 令牌为 …, 密钥：…, and English words inside Chinese.
-            r"(?:密码|密碼|口令|密钥|密匙|秘钥|私钥|令牌|凭证|凭据|授权码)(?:（[^\n]{1,90}?）|\([^)\n]{1,30}\))?[ \t]*(",
+            r"(?:密码|密碼|口令|密钥|密匙|秘钥|私钥|令牌|凭证|凭据|授权码)(?:（[^\n]{1,90}?）|\([^)\n]{1,30}\))?[ \t]*",
+            zh_filler!(),
+            r"[ \t]*(",
             zh_separators!(),
             r"|：|＝|:|=)?",
             r"|",
             // An English word in Chinese text needs a separator: bare, it may be a word's start.
             r"(?i:\b(?:",
             words_en!(),
-            r"))\b[ \t]*(",
+            r"))\b[ \t]*",
+            zh_filler!(),
+            r"[ \t]*(",
             zh_separators!(),
             r")",
             r")",
+            // A user name before the value, set apart by a slash: "creds: deploy / …".
+            r"(?:[ \t]*[A-Za-z0-9_.@-]{1,30}[ \t]+/)?",
             // "password is: …", 密码是：…
             r#"(?:[ \t]*(?::|\xef\xbc\x9a))?[ \t]*(?:["'`]|\xe2\x80\x9c|\xe2\x80\x98|\xe3\x80\x8c|\xe3\x80\x8e)?"#,
             value!()

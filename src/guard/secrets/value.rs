@@ -29,9 +29,10 @@ pub fn named(value: &str, strict: bool) -> bool {
         return false;
     }
     if let Some((name, number)) = v.split_once('#') {
-        // A numbered name (`PKCS#8`, `issue#123`), not a value.
-        let numbered = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
-        if name.bytes().all(|b| b.is_ascii_alphabetic()) && numbered {
+        // A numbered standard's name (`PKCS#8`, `RFC#6750`), not a value.
+        let numbered =
+            (1..=3).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_digit());
+        if !name.is_empty() && name.bytes().all(|b| b.is_ascii_uppercase()) && numbered {
             return false;
         }
     }
