@@ -15,6 +15,19 @@ fn fake_token() -> String {
     ["gh", "p_", &body].concat()
 }
 
+/// Issue #35's reported misses, built at run time: a 13-character password with `#` and `!`;
+/// a GitHub token one character longer than the format; an AWS key id holding a character
+/// base32 has not (`9`), and its 40-character secret.
+fn password() -> String {
+    ["Sum", "mer#20", "24!!"].concat()
+}
+fn long_token() -> String {
+    format!("{}W", fake_token())
+}
+fn aws_pair() -> (String, String) {
+    (["AK", "IA", "Q7MZ2PK9XR4VT1WB"].concat(), "Q7mZ2pK9xR4vT1wB8nJ5cH3dL6fG0sYaEuWi/+Ab".into())
+}
+
 /// The binary with `args`, run in `dir`.
 fn run_in(home: &Home, dir: &Path, args: &[&str]) -> Output {
     let mut cmd = home.command(args);
@@ -69,6 +82,49 @@ fn record_refuses_a_credential_names_rule_and_place_and_never_prints_it() {
 }
 
 #[test]
+fn record_refuses_a_password_by_its_context_and_never_prints_it() {
+    let home = Home::new();
+    let pw = password();
+    for text in [format!("staging db password: {pw}"), format!("测试环境数据库密码就是 {pw}")]
+    {
+        let out = home.run(&["record", "db", &text]);
+        out.expect_code(1);
+        assert!(out.stderr.contains("password"), "{}", out.stderr);
+        assert!(!out.stderr.contains(&pw[3..]), "the password was printed: {}", out.stderr);
+        assert!(!out.stdout.contains(&pw[3..]));
+    }
+    assert!(!home.glossary().exists(), "a refusal writes nothing");
+    // Text about passwords, a place and a placeholder are recorded.
+    for text in
+        ["the password is in 1Password", "密码在 Vault 的 prod/db 下", "password: ${DB_PASSWORD}"]
+    {
+        home.run(&["record", "--force", "db", text]).ok();
+    }
+}
+
+#[test]
+fn a_longer_token_and_an_aws_pair_go_nowhere() {
+    let home = Home::new();
+    let dir = repo(&home, &["README.md"]);
+    let (id, secret) = aws_pair();
+    for text in [format!("CI 用 {}", long_token()), format!("deploy key {id} secret {secret}")] {
+        home.run(&["record", "deploy", &text]).expect_code(1);
+        let out = run_in(&home, &dir, &["record", "--project", "deploy", &text]);
+        out.expect_code(1);
+        assert!(
+            !out.stderr.contains(&secret[..12]) && !out.stderr.contains(&id[4..]),
+            "{}",
+            out.stderr
+        );
+    }
+    // The key id alone, and the secret alone after its name, are each refused.
+    home.run(&["record", "deploy", &format!("key id {id}")]).expect_code(1);
+    home.run(&["record", "deploy", &format!("AWS_SECRET_ACCESS_KEY={secret}")]).expect_code(1);
+    assert!(!home.glossary().exists());
+    assert!(!dir.join(".tinylingo").exists(), "nothing created");
+}
+
+#[test]
 fn a_project_glossary_refuses_a_credential_with_no_override() {
     let home = Home::new();
     let dir = repo(&home, &["README.md"]);
@@ -95,6 +151,13 @@ fn one_bad_entry_refuses_the_whole_import_naming_it() {
     assert!(out.stderr.contains("nothing imported"), "{}", out.stderr);
     assert_eq!(fs::read(home.glossary()).unwrap(), before, "nothing written");
     home.run(&["import", "--dry-run", file.to_str().unwrap()]).expect_code(1);
+    // A password by its context is refused the same way.
+    let by_context = home.path().join("pw.tsv");
+    fs::write(&by_context, format!("库\t普通\ndb\tstaging db password: {}\n", password())).unwrap();
+    let out = home.run(&["import", by_context.to_str().unwrap()]);
+    out.expect_code(1);
+    assert!(out.stderr.contains("entry 2 \"db\"") && !out.stderr.contains(&password()[3..]));
+    assert_eq!(fs::read(home.glossary()).unwrap(), before, "nothing written");
     home.run(&["import", "--allow-secret", file.to_str().unwrap()]).ok();
     assert_eq!(home.run(&["search", "部署"]).code, 0);
 }
@@ -117,6 +180,19 @@ fn doctor_and_stats_name_stored_credentials_masked() {
     assert_eq!(found[0]["rule"], "github-token");
     assert_eq!(found[0]["position"], 7);
     assert!(!stats.stdout.contains(&token[..12]));
+    // A password by its context, edited in by hand, is named too, masked.
+    let pw = password();
+    let glossary = serde_json::json!({"提交": "普通", "db": format!("测试库密码就是 {pw}")});
+    home.write_store_file("glossary.json", glossary.to_string().as_bytes());
+    let doctor = home.run(&["doctor"]);
+    doctor.expect_code(1);
+    let line = doctor.stdout.lines().find(|l| l.contains("credentials:")).expect("a line");
+    assert!(line.contains("db") && line.contains("password"), "{}", doctor.stdout);
+    assert!(!doctor.stdout.contains(&pw[3..]), "{}", doctor.stdout);
+    let stats = home.run(&["stats", "--json"]);
+    let found = &stats.ok().json()["credentials"];
+    assert_eq!((&found[0]["term"], &found[0]["rule"]), (&"db".into(), &"password".into()));
+    assert!(!stats.stdout.contains(&pw[3..]));
     // And a clean glossary passes.
     let clean = Home::seeded();
     let doctor = clean.run(&["doctor"]);

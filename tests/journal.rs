@@ -125,6 +125,33 @@ fn sixteen_sessions_finishing_together_get_sixteen_entries() {
 }
 
 #[test]
+fn no_token_a_user_typed_reaches_the_journal_or_the_kept_prompt() {
+    let home = Home::seeded();
+    home.run(&["thread", "on"]).ok();
+    // Built at run time: no credential-shaped literal in the source.
+    let token = ["gh", "p_", "Q7mZ2pK9xR4vT1wB8nJ5cH3dL6fG0sYaEuWiW"].concat();
+    let password = ["Sum", "mer#20", "24!!"].concat();
+    let prompt = format!("push with {token}; 测试环境数据库密码就是 {password}");
+    home.hook("claude", json!({"session_id": "c1", "prompt": prompt}).to_string().as_bytes()).ok();
+    let sessions = home.store().join("sessions");
+    for file in fs::read_dir(&sessions).unwrap() {
+        let text = fs::read_to_string(file.unwrap().path()).unwrap_or_default();
+        assert!(!text.contains(&token[4..]) && !text.contains(&password), "kept: {text}");
+    }
+    let answer = format!("Done. In summary: I used the token {token} as asked.");
+    after(&home, "claude", json!({"session_id": "c1", "last_assistant_message": answer}));
+    // Gemini's event carries the prompt itself.
+    let event = json!({"session_id": "g", "prompt": format!("password: {password}"), "prompt_response": answer});
+    after(&home, "gemini", event);
+    let mut journal = String::new();
+    for file in fs::read_dir(home.store().join("threads")).unwrap() {
+        journal += &fs::read_to_string(file.unwrap().path()).unwrap_or_default();
+    }
+    assert!(!journal.contains(&token[4..]) && !journal.contains(&password), "{journal}");
+    assert!(journal.contains("‹github-token masked›") && journal.contains("‹password masked›"));
+}
+
+#[test]
 fn off_means_no_entry_and_no_kept_prompt() {
     let home = Home::seeded();
     home.hook("claude", json!({"session_id": "c1", "prompt": "智能抠图"}).to_string().as_bytes())

@@ -205,6 +205,49 @@ fn a_proposal_holding_a_credential_is_dropped() {
 }
 
 #[test]
+fn a_password_said_in_a_session_is_proposed_nowhere_not_even_cut() {
+    let home = Home::new();
+    let dir = home.path().join(".claude/projects/p");
+    fs::create_dir_all(&dir).unwrap();
+    let line = |text: &str| {
+        format!("{}\n", serde_json::json!({"type": "user", "message": {"content": text}}))
+    };
+    // Built at run time: a 13-character password whose `!` ends a sentence.
+    let password = ["Sum", "mer#20", "24!!"].concat();
+    let text = line(&format!("测试环境数据库密码就是 {password}"))
+        + &line(&format!("staging db password: {password}. remember it"));
+    fs::write(dir.join("a.jsonl"), text).unwrap();
+    let out = home.run(&["suggest", "--format", "jsonl"]);
+    assert_eq!(out.stdout, "", "{}", out.stderr);
+    let inbox = fs::read_to_string(home.store().join("inbox.json")).unwrap_or_default();
+    assert!(!inbox.contains("mer#20"), "{inbox}");
+}
+
+#[test]
+fn accept_refuses_a_proposal_holding_a_credential() {
+    let home = with_fixtures();
+    let out = home.run(&["suggest", "--format", "jsonl"]);
+    let id = proposals(&out.stdout)[0]["id"].as_str().unwrap().to_string();
+    // An inbox written by an older version, or by hand: accept checks as record does.
+    let path = home.store().join("inbox.json");
+    let password = ["Sum", "mer#20", "24!!"].concat();
+    let mut inbox: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let entry = inbox["proposals"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|p| p["id"] == id.as_str())
+        .unwrap();
+    entry["explanation"] = format!("staging db password: {password}").into();
+    fs::write(&path, inbox.to_string()).unwrap();
+    let out = home.run(&["inbox", "accept", &id]);
+    out.expect_code(1);
+    assert!(!out.stderr.contains(&password[3..]), "{}", out.stderr);
+    assert!(!home.run(&["list", "--format", "jsonl"]).stdout.contains(&password[3..]));
+}
+
+#[test]
 fn bad_arguments_are_refused() {
     let home = Home::new();
     home.run(&["suggest", "--since", "soon"]).expect_code(2);

@@ -536,6 +536,13 @@ fn the_record_tool_refuses_a_credential_and_the_model_cannot_override_it() {
         assert!(message.contains("in their own shell"), "{message}");
         assert!(!message.contains(&token[..12]), "the secret was shown: {message}");
     }
+    // A password by its context, and a token one character longer than its format.
+    let password = ["Sum", "mer#20", "24!!"].concat();
+    let longer = ["gh", "p_", "Q7mZ2pK9xR4vT1wB8nJ5cH3dL6fG0sYaEuWiW"].concat();
+    for explanation in [format!("staging db password: {password}"), format!("CI 用 {longer}")] {
+        let (error, message) = s.call("record", json!({"term": "db", "explanation": explanation}));
+        assert!(error && !message.contains(&password[3..]) && !message.contains(&longer[4..16]));
+    }
     let (error, message) =
         s.call("record", json!({"term": "发布", "explanation": text, "allow_secret": true}));
     assert!(error && message.contains("unknown field"), "{message}");

@@ -84,7 +84,11 @@ pub fn record(store: &Store, platform: Platform, input: &[u8]) -> Result<Option<
         assistant: Some(spec.display.to_string()),
         cwd,
         prompt,
-        summary: summary::summarize(answer.as_deref().unwrap_or_default()),
+        // Masked before it is summarised: a summary cut in the middle of a token would leave
+        // a piece too short for the rules to know ([`Journal::append`] masks again).
+        summary: summary::summarize(&crate::guard::secrets::redact(
+            answer.as_deref().unwrap_or_default(),
+        )),
     };
     journal.append(&entry).map(Some)
 }

@@ -137,7 +137,7 @@ impl Journal {
             text.push_str(&format!("{}{date}\n", labels.title));
         }
         text.push('\n');
-        text.push_str(&render(entry, before + 1, labels));
+        text.push_str(&render(&masked(entry), before + 1, labels));
         // One write of the whole entry: with the lock held, no other entry can come between
         // its lines.
         file.write_all(text.as_bytes()).map_err(|e| Error::io(&path, "append to", e))?;
@@ -148,6 +148,23 @@ impl Journal {
         };
         tally::write(lock.file(), &tally);
         Ok(before + 1)
+    }
+}
+
+/// `entry` with every credential in its text masked ([`crate::guard::secrets::redact`]): the
+/// journal is a readable file in the user's folder, often synced or shared, and a token pasted
+/// into a prompt (or echoed in an answer) must not land there. The masked form names the rule,
+/// never the value.
+fn masked(entry: &Entry) -> Entry {
+    let redact = |t: &str| crate::guard::secrets::redact(t).into_owned();
+    Entry {
+        prompt: redact(&entry.prompt),
+        summary: redact(&entry.summary),
+        model: redact(&entry.model),
+        role: redact(&entry.role),
+        assistant: entry.assistant.as_deref().map(redact),
+        cwd: entry.cwd.as_deref().map(redact),
+        time: entry.time.clone(),
     }
 }
 
@@ -392,6 +409,21 @@ mod tests {
         let prompts: Vec<&str> = shown.iter().map(|s| s.prompt.as_str()).collect();
         assert_eq!(prompts, ["第 1 个", "第 2 个", "第 3 个"]);
         assert_eq!(shown.iter().map(|s| s.number).collect::<Vec<_>>(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_credential_in_the_prompt_or_the_answer_is_masked_before_it_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal_in(dir.path(), Language::Zh);
+        // Built at run time: no credential-shaped literal in the source.
+        let token = ["gh", "p_", &"Q7mZ2pK9xR4vT1wB8nJ5".repeat(2)[..37]].concat();
+        let password = ["Xk4", "#pL9", "!mQ2z"].concat();
+        let mut e = entry(&format!("用 {token} 推送，测试环境数据库密码就是 {password}"));
+        e.summary = format!("已配置 token {token}");
+        journal.append(&e).unwrap();
+        let text = fs::read_to_string(journal.file("2026-11-24")).unwrap();
+        assert!(!text.contains(&token[4..]) && !text.contains(&password), "{text}");
+        assert!(text.contains("‹github-token masked›") && text.contains("‹password masked›"));
     }
 
     #[test]

@@ -40,9 +40,14 @@ fn path(store: &Store, session: &str) -> std::path::PathBuf {
 /// milliseconds of wall time per prompt, against 10–25 µs for an overwrite in place. A reader
 /// that comes upon a half-written file (a prompt sent while the last answer's hook runs) finds
 /// JSON that does not parse, or with bytes after it, which reads as nothing kept.
+///
+/// The prompt is kept with its credentials masked ([`crate::guard::secrets::redact`]): no
+/// file of the journal's, this one included, holds a token the user typed.
 pub fn keep(store: &Store, session: &str, pending: &Pending) -> Result<()> {
     let path = path(store, session);
-    let text = serde_json::to_string(pending).expect("a pending prompt serialises");
+    let prompt = crate::guard::secrets::redact(&pending.prompt);
+    let masked = Pending { prompt: prompt.into_owned(), ..pending.clone() };
+    let text = serde_json::to_string(&masked).expect("a pending prompt serialises");
     let write = || -> std::io::Result<()> {
         let mut options = fs::OpenOptions::new();
         options.write(true).create(true).truncate(false);
@@ -94,5 +99,17 @@ mod tests {
         assert_eq!(take(&store, "other"), None);
         assert_eq!(take(&store, "s"), Some(q));
         assert_eq!(take(&store, "s"), None);
+    }
+
+    #[test]
+    fn a_kept_prompt_holds_no_credential() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path());
+        let token = ["np", "m_", &"Q7mZ2pK9xR4vT1wB8nJ5cH3dL6fG0sY".repeat(2)[..36]].concat();
+        let p = Pending { prompt: format!("publish with {token}"), model: None, cwd: None };
+        keep(&store, "s", &p).unwrap();
+        let raw = fs::read_to_string(path(&store, "s")).unwrap();
+        assert!(!raw.contains(&token[4..]), "{raw}");
+        assert_eq!(take(&store, "s").unwrap().prompt, "publish with ‹npm-token masked›");
     }
 }

@@ -30,7 +30,12 @@ pub struct Conversation {
 impl Conversation {
     /// A user turn at `line`: its prose (already cleaned).
     pub fn user(&mut self, prose: &str, line: u64) {
-        let prose = &plain(prose);
+        // Credentials are masked in the whole turn before it is cut into sentences: a
+        // password holding `!` or `。` would otherwise be cut, and its pieces read as prose
+        // ("测试环境数据库密码就是 Xk4#pL9!mQ2z" proposed the term with half the password). A
+        // sentence that then holds a mask proposes nothing ([`looks_like_secret`]).
+        let prose = crate::guard::secrets::redact(prose);
+        let prose = &plain(&prose);
         let before = self.found.len();
         // An answer to the assistant's question about a word is read first: its sentences
         // explain that word, whatever else they look like ("… >2x = page someone").
@@ -168,6 +173,9 @@ impl Conversation {
     /// An assistant turn: a question about a word sets up the next user turn as its answer; a
     /// confirmation naming the term just proposed raises its confidence.
     pub fn assistant(&mut self, text: &str) {
+        // What the assistant says may be copied into an explanation (its confirmation, its
+        // echo): a credential it repeated is masked first, like the user's.
+        let text = &crate::guard::secrets::redact(text);
         self.asked = asked_term(text);
         self.said = text.to_lowercase();
         if let Some((user, line)) = self.unread.take() {
