@@ -403,7 +403,7 @@ fn command_hook(
 }
 
 /// Whether the program a registered command runs exists, is executable and answers
-/// `--version` in time.
+/// `--version` in time as tinylingo.
 fn command_runs(spec: &Spec, command: &str) -> Check {
     let p = Some(spec.platform);
     let words = settings_file::split_command(command);
@@ -442,14 +442,28 @@ fn runs(program: &Path) -> Result<(), String> {
     let mut child = Command::new(program)
         .arg("--version")
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot start: {e}"))?;
     let start = Instant::now();
     loop {
         match child.try_wait() {
-            Ok(Some(status)) if status.success() => return Ok(()),
+            // Ours: the answer names tinylingo (a line, well within the pipe's buffer). A link
+            // left pointing at some other program would run that in front of every prompt.
+            Ok(Some(status)) if status.success() => {
+                let mut answer = String::new();
+                if let Some(mut out) = child.stdout.take() {
+                    let _ = std::io::Read::read_to_string(&mut out, &mut answer);
+                }
+                return match answer.starts_with("tinylingo ") {
+                    true => Ok(()),
+                    false => Err(format!(
+                        "not tinylingo: --version answered {:?}",
+                        answer.lines().next().unwrap_or("")
+                    )),
+                };
+            }
             Ok(Some(status)) => return Err(format!("--version failed ({status})")),
             Ok(None) if start.elapsed() >= RUN_TIMEOUT => {
                 let _ = child.kill();
