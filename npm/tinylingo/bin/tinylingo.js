@@ -89,6 +89,13 @@ function repairLink(binary) {
 const binary = nativeBinary();
 if (!binary) missing();
 repairLink(binary);
+// npx runs packages from its cache, which `npm cache clean` empties: hooks linked there break
+// until a later `npx tinylingo …` re-points the link (repairLink). A global install lasts.
+if (process.argv[2] === 'install' && /[\\/]_npx[\\/]/.test(binary)) {
+  process.stderr.write(
+    "tinylingo: running from npx's cache: the hooks will run the binary there; `npm install -g tinylingo` gives them one that stays\n",
+  );
+}
 
 // argv[0] is the native binary's own path (spawn's default), which is what `install` writes
 // into the scripts link (see `running_binary`): never this script, never node.
