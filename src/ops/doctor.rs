@@ -20,6 +20,7 @@
 //! * the thread journal's state.
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -449,20 +450,14 @@ fn runs(program: &Path) -> Result<(), String> {
     let start = Instant::now();
     loop {
         match child.try_wait() {
-            // Ours: the answer names tinylingo (a line, well within the pipe's buffer). A link
-            // left pointing at some other program would run that in front of every prompt.
+            // Ours: the answer names tinylingo (one line, within the pipe's buffer); a link
+            // re-pointed at another program would run it in front of every prompt.
             Ok(Some(status)) if status.success() => {
                 let mut answer = String::new();
-                if let Some(mut out) = child.stdout.take() {
-                    let _ = std::io::Read::read_to_string(&mut out, &mut answer);
-                }
-                return match answer.starts_with("tinylingo ") {
-                    true => Ok(()),
-                    false => Err(format!(
-                        "not tinylingo: --version answered {:?}",
-                        answer.lines().next().unwrap_or("")
-                    )),
-                };
+                let _ = child.stdout.take().map(|mut o| o.read_to_string(&mut answer));
+                let first = answer.lines().next().unwrap_or("");
+                let why = || format!("not tinylingo: --version answered {first:?}");
+                return first.starts_with("tinylingo ").then_some(()).ok_or_else(why);
             }
             Ok(Some(status)) => return Err(format!("--version failed ({status})")),
             Ok(None) if start.elapsed() >= RUN_TIMEOUT => {
