@@ -120,6 +120,26 @@ fn a_deleted_scripts_link_fails_the_command_check() {
     assert_eq!(names, ["command runs", "merge driver"], "{checks:#?}");
 }
 
+/// A link re-pointed at another program that answers `--version` (a stale npm or package
+/// manager path reused by something else) would run that program in front of every prompt.
+#[cfg(unix)]
+#[test]
+fn a_scripts_link_to_another_program_fails_the_command_check() {
+    use std::os::unix::fs::PermissionsExt;
+    let h = installed();
+    let other = h.path("other-tool");
+    std::fs::write(&other, "#!/bin/sh\necho 'other-tool 1.0'\n").unwrap();
+    std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let link = h.path(".config/tinylingo/scripts/tinylingo");
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(&other, &link).unwrap();
+    let (code, checks) = doctor(&h);
+    assert_eq!(code, 1);
+    let check = find(&checks, "command runs", Some("claude"));
+    assert_eq!(check["ok"], false, "{check}");
+    assert!(check["detail"].as_str().unwrap().contains("not tinylingo"), "{check}");
+}
+
 #[test]
 fn an_instruction_block_edited_by_hand_is_reported_not_failed() {
     let h = installed();

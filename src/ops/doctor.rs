@@ -20,6 +20,7 @@
 //! * the thread journal's state.
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -403,7 +404,7 @@ fn command_hook(
 }
 
 /// Whether the program a registered command runs exists, is executable and answers
-/// `--version` in time.
+/// `--version` in time as tinylingo.
 fn command_runs(spec: &Spec, command: &str) -> Check {
     let p = Some(spec.platform);
     let words = settings_file::split_command(command);
@@ -442,14 +443,22 @@ fn runs(program: &Path) -> Result<(), String> {
     let mut child = Command::new(program)
         .arg("--version")
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot start: {e}"))?;
     let start = Instant::now();
     loop {
         match child.try_wait() {
-            Ok(Some(status)) if status.success() => return Ok(()),
+            // Ours: the answer names tinylingo (one line, within the pipe's buffer); a link
+            // re-pointed at another program would run it in front of every prompt.
+            Ok(Some(status)) if status.success() => {
+                let mut answer = String::new();
+                let _ = child.stdout.take().map(|mut o| o.read_to_string(&mut answer));
+                let first = answer.lines().next().unwrap_or("");
+                let why = || format!("not tinylingo: --version answered {first:?}");
+                return first.starts_with("tinylingo ").then_some(()).ok_or_else(why);
+            }
             Ok(Some(status)) => return Err(format!("--version failed ({status})")),
             Ok(None) if start.elapsed() >= RUN_TIMEOUT => {
                 let _ = child.kill();

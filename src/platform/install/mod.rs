@@ -285,6 +285,9 @@ fn plan_link(link: &Path) -> Result<Step> {
 /// The binary the link should point at. The path the user ran it by is preferred to the
 /// resolved one when both are the same file: a package manager's stable link
 /// (`/opt/homebrew/bin/tinylingo`) survives upgrades, the versioned file behind it does not.
+/// Run through the npm launcher, `current_exe` and `argv[0]` are both the platform package's
+/// binary (`…/node_modules/tinylingo-linux-x64/bin/tinylingo`, which an npm upgrade replaces in
+/// place): the link never points at the launcher or at node.
 fn running_binary(scripts: &Path) -> Result<PathBuf> {
     let exe = std::env::current_exe()
         .map_err(|e| Error::io("the running tinylingo binary", "locate", e))?;
