@@ -4,10 +4,14 @@
 //! * `tuned.jsonl`: the part the rules were tuned against. Its misses are printed by id and
 //!   text, and every case must come out right.
 //! * `blind/part_a.jsonl`, `blind/part_b.jsonl`: held out, written by people who never read the
-//!   rules. Only totals are printed (recall on the credentials, precision of the refusing tier,
-//!   false positives among the ordinary texts, split zh/en), never a case: tuning on a blind
-//!   miss would make the part no longer blind. Their floors sit just under the figures reached.
-//!   A sealed third part is for a final measure and is not read here.
+//!   rules, and measured blind once: before any rule change part_a recall 0.412, precision
+//!   0.917, part_b 0.400 / 1.000; after tuning on tuned.jsonl part_a 0.938 / 0.987, part_b
+//!   0.887 / 1.000. That blind measure is recorded, so they are now open to tuning: their totals
+//!   are printed (recall on the credentials, precision of the refusing tier, false positives
+//!   among the ordinary texts, split zh/en), and with `GUARD_MISSES=1` their misses by id and
+//!   text. Their floors sit just under the figures reached.
+//!   A sealed third part, `blind/part_c.jsonl`, is for the final honest measure: it is not read
+//!   here, and nothing is tuned on it.
 //!
 //! ```sh
 //! cargo test --test guard_corpus -- --nocapture
@@ -194,13 +198,19 @@ fn measure(cases: &[Case]) -> (Tally, Vec<(String, Tally)>, Vec<&Case>) {
     (all, langs, wrong)
 }
 
-/// Prints a blind part's totals only, and returns them.
+/// Prints a measured part's totals (and, with `GUARD_MISSES=1`, its misses), and returns them.
 fn blind(part: &str) -> (Tally, Vec<(String, Tally)>) {
     let cases = read(&format!("blind/{part}.jsonl"));
-    let (all, langs, _) = measure(&cases);
+    let (all, langs, wrong) = measure(&cases);
     println!("{}", all.line(part));
     for (lang, t) in &langs {
         println!("{}", t.line(&format!("  {part} {lang}")));
+    }
+    if std::env::var_os("GUARD_MISSES").is_some_and(|v| v == "1") {
+        for case in &wrong {
+            let what = if case.credential { "missed" } else { "refused" };
+            println!("  {what} {}: {}", case.id, case.text);
+        }
     }
     (all, langs)
 }
