@@ -101,6 +101,20 @@ fn hits(text: &str) -> Vec<Hit> {
                     let body = body.map_or(&text[whole.range()], |b| &text[b.range()]);
                     value::token_body(body).then(|| whole.range())
                 }
+                Value::Partial => {
+                    let body = caps.iter().skip(1).flatten().next().expect("the body group");
+                    value::partial(&text[body.range()]).then(|| whole.range())
+                }
+                Value::Passphrase | Value::Pin => {
+                    let v = caps.iter().skip(1).flatten().next().expect("the value group");
+                    let v = v.range();
+                    let keep = if rule.value == Value::Pin {
+                        value::pin(&text[v.clone()])
+                    } else {
+                        value::passphrase(&text[v.clone()])
+                    };
+                    (keep && !value::an_example(text, whole.start(), v.end)).then_some(v)
+                }
                 Value::Header => {
                     let v = caps.get(1).expect("the value group");
                     value::header(&text[v.range()]).then(|| v.range())
