@@ -448,7 +448,15 @@ pub const RULES: &[Rule] = &[
         id: "command-password",
         description: "a password given to a command (mysql -p, sshpass, redis-cli -a, curl -u, \
                       SQL's IDENTIFIED BY)",
-        triggers: &["mysql", "sshpass", "redis-cli", "curl", "mariadb", "docker login", "identified"],
+        triggers: &[
+            "mysql",
+            "sshpass",
+            "redis-cli",
+            "curl",
+            "mariadb",
+            "docker login",
+            "identified",
+        ],
         names: &[],
         pattern: concat!(
             r"(?-u)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?[ \t]-p|\bsshpass[ \t]+-p[ \t]*|\bredis-cli\b[^\n]{0,80}?[ \t]-a[ \t]+|\bdocker[ \t]+login\b[^\n]{0,80}?[ \t]-p[ \t]+|\bcurl\b[^\n]{0,120}?[ \t](?:-u|--user)[ \t]+[^\s:]{1,40}:|(?i:\bidentified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,40}[ \t]+)?by)[ \t]+)",

@@ -98,7 +98,10 @@ pub fn token_body(body: &str) -> bool {
 /// when it mixes upper case, lower case and digits, as a random body does.
 pub fn partial(body: &str) -> bool {
     let has = |f: fn(&u8) -> bool| body.bytes().any(|b| f(&b));
-    token_body(body) && has(u8::is_ascii_uppercase) && has(u8::is_ascii_lowercase) && has(u8::is_ascii_digit)
+    token_body(body)
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && has(u8::is_ascii_digit)
 }
 
 /// Words given as a passphrase: four or more (three joined by `-`), none a word of prose
@@ -117,6 +120,7 @@ pub fn passphrase(value: &str) -> bool {
     if words.len() < if hyphens { 3 } else { 4 } {
         return false;
     }
+    #[rustfmt::skip]
     const PROSE: &[&str] = &[
         "the", "and", "for", "from", "with", "you", "your", "our", "its", "this", "that", "these",
         "those", "which", "what", "whatever", "when", "where", "who", "how", "any", "every", "each",
@@ -173,6 +177,7 @@ pub fn about_one(name: &str) -> bool {
         "count",
         "size",
         "len",
+        "length",
         "ttl",
         "expir",
         "timeout",
@@ -210,7 +215,8 @@ pub fn an_example(text: &str, start: usize, end: usize) -> bool {
     // `example` as a host's name (`api.example.com`, `user@example.org`) is where a value is
     // sent, not a word saying it is an example.
     let mut around = text[from..to].to_lowercase();
-    for host in [".example.", "/example.", "@example.", "example.com", "example.org", "example.net"] {
+    for host in [".example.", "/example.", "@example.", "example.com", "example.org", "example.net"]
+    {
         around = around.replace(host, " ");
     }
     const MARKERS: &[&str] = &[
@@ -425,6 +431,22 @@ mod tests {
         for x in [1.0, 0.5, 0.75, 1.0 / 3.0, 1e-6, 0.999_999, 2.0, 1234.5, 1.0 / 7000.0] {
             assert!((log2(x) - x.log2()).abs() < 1e-9, "{x}: {} vs {}", log2(x), x.log2());
         }
+    }
+
+    #[test]
+    fn passphrases_pins_and_names_about_one() {
+        assert!(passphrase("correct horse battery staple"));
+        assert!(passphrase("orbit-lemon-cactus-7"));
+        assert!(passphrase("海豚 月光 铁轨 咖啡"));
+        assert!(!passphrase("stored in the team vault"));
+        assert!(!passphrase("four random words"));
+        assert!(!passphrase("required every time agent restarts"));
+        assert!(pin("739184"));
+        assert!(!pin("123456") && !pin("000000") && !pin("987654"));
+        assert!(about_one("max_tokens") && about_one("token_expires") && about_one("min"));
+        assert!(about_one("password_length") && about_one("tokenLimit"));
+        assert!(!about_one("MINIO_ROOT_PASSWORD") && !about_one("publisher_token"));
+        assert!(partial("SkTLFkHQoQJ2T7Toqo") && !partial("abcdefghijklmnopqr"));
     }
 
     #[test]
