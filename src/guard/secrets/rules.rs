@@ -333,7 +333,7 @@ pub const RULES: &[Rule] = &[
         // Bare lower-case "pin" is pinning (`pin: 1.80`); PIN, PIN 码 and pin code are the PIN.
         triggers: &["pin ", "pin:", "pin：", "pin=", "pin码"],
         names: &[],
-        pattern: r#"(?-u)(?:\bPIN\b|(?i:\bpin)(?:[ \t]*码|[ \t]+code\b))[^\n:=;.,\xef\xbc\x9a\xef\xbc\x9b\xef\xbc\x8c\xe3\x80\x82]{0,60}?[ \t]*(?::|=|\xef\xbc\x9a|\xef\xbc\x9d|(?i:\bis\b)|是|为)[ \t]*(?:["']|\xe3\x80\x8c)?([0-9]{4,8})(?:$|[^0-9.])"#,
+        pattern: r#"(?-u)(?:\bPIN\b|(?i:\bpin)(?:[ \t]*码|[ \t]+code\b))[^\n:=;.,\xef\xbc\x9a\xef\xbc\x9b\xef\xbc\x8c\xe3\x80\x82]{0,60}?[ \t]*(?::|=|\xef\xbc\x9a|\xef\xbc\x9d|(?i:\bis\b|\bto\b)|是|为)[ \t]*(?:["']|\xe3\x80\x8c)?([0-9]{4,8})(?:$|[^0-9.])"#,
         value: Value::Pin,
     },
     Rule {

@@ -212,6 +212,15 @@ pub fn an_example(text: &str, start: usize, end: usize) -> bool {
     while !text.is_char_boundary(to) {
         to += 1;
     }
+    // Within the value's own clause: "avoid the prod box; its root password is …" says
+    // nothing of the password.
+    let stops = [';', '；', '。', '\n'];
+    if let Some(i) = text[from..start].rfind(stops) {
+        from += i + text[from + i..].chars().next().map_or(1, char::len_utf8);
+    }
+    if let Some(i) = text[end..to].find(stops) {
+        to = end + i;
+    }
     // `example` as a host's name (`api.example.com`, `user@example.org`) is where a value is
     // sent, not a word saying it is an example.
     let mut around = text[from..to].to_lowercase();
@@ -256,7 +265,13 @@ pub fn an_example(text: &str, start: usize, end: usize) -> bool {
         "list of",
         "rockyou",
     ];
-    MARKERS.iter().any(|m| around.contains(m))
+    // An English marker as a word's start: `laptop` holds "top ", `tweak` "weak".
+    MARKERS.iter().any(|m| {
+        around.match_indices(m).any(|(i, _)| {
+            !m.as_bytes()[0].is_ascii_alphabetic()
+                || !around[..i].bytes().next_back().is_some_and(|b| b.is_ascii_alphanumeric())
+        })
+    })
 }
 
 /// A URL's password that stands for one rather than being one.
