@@ -7,8 +7,12 @@
 //!
 //! * known shapes, after gitleaks' high-confidence rules (written here, not copied): private
 //!   key blocks, cloud keys (AWS, Alibaba, Tencent, Google), service tokens by their prefix
-//!   with a body a few characters longer or shorter than the format, JWTs, webhook URLs and
-//!   URLs with a password. A prefix alone ("our keys start with `sk-proj-`") is not a token.
+//!   with a body a few characters longer or shorter than the format (and, for the commonest
+//!   prefixes, a random-looking half of one: a paste cut short), JWTs, webhook URLs and URLs
+//!   with a password. A prefix alone ("our keys start with `sk-proj-`") is not a token.
+//! * passwords given to a command (`mysql -p…`, `sshpass`, `curl -u`, SQL's `IDENTIFIED BY`),
+//!   passphrases of words after an explicit separator ("… is correct horse battery staple",
+//!   口令是「海豚 月光 铁轨 咖啡」), and PINs (`PIN: 739184`, not a run such as 123456).
 //! * a credential word in Chinese or English (password, token, api key, 密码, 口令, 密钥, …) and
 //!   the value it names, with no entropy floor: a 10-character password with a symbol is a
 //!   password. What the value must not be to count ([`value`]): a placeholder, a name, a path,

@@ -149,13 +149,26 @@ pub const RULES: &[Rule] = &[
         value: Value::Token,
     },
     Rule {
-        id: "github-token",
-        description: "part of a GitHub token",
-        // A token cut short when pasted (`ghp_` and half its body, then `…`) is still most of
-        // one's worth of leak; only a body that looks random counts (`ghp_xxxx…` does not).
-        triggers: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        id: "partial-token",
+        description: "part of a token with a known prefix (GitHub, GitLab, npm, OpenAI, Anthropic)",
+        // A token cut short when pasted (`ghp_` and half its body, then `…`) is still a leak;
+        // only a body that looks random counts (`ghp_xxxx…`, `ghp_ABCDEFGH…` do not).
+        triggers: &[
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_",
+            "glpat-",
+            "npm_",
+            "sk-proj-",
+            "sk-ant-",
+            "sk-svcacct-",
+            "sk-admin-",
+        ],
         names: &[],
-        pattern: r"(?-u)\b(?:gh[pousr]|github_pat)_([0-9A-Za-z]{16,39})",
+        pattern: r"(?-u)\b(?:(?:gh[pousr]|github_pat|npm)_|glpat-|sk-(?:proj|svcacct|admin)-|sk-ant-(?:[a-z]{2,6}[0-9]{2}-)?)([0-9A-Za-z_-]{16,})",
         value: Value::Partial,
     },
     Rule {
