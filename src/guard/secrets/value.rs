@@ -137,7 +137,7 @@ pub fn passphrase(value: &str) -> bool {
     ];
     words.iter().all(|w| {
         !PROSE.contains(&w.as_str())
-            && !(w.len() >= 5 && (w.ends_with("ed") || w.ends_with("ing") || w.ends_with("ly")))
+            && !(w.len() >= 5 && (w.ends_with("ed") || w.ends_with("ing")))
     })
 }
 
