@@ -136,8 +136,7 @@ pub fn passphrase(value: &str) -> bool {
         "agent", "ssh", "gpg", "pgp",
     ];
     words.iter().all(|w| {
-        !PROSE.contains(&w.as_str())
-            && !(w.len() >= 5 && (w.ends_with("ed") || w.ends_with("ing")))
+        !PROSE.contains(&w.as_str()) && !(w.len() >= 5 && (w.ends_with("ed") || w.ends_with("ing")))
     })
 }
 
