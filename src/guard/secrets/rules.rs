@@ -149,29 +149,6 @@ pub const RULES: &[Rule] = &[
         value: Value::Token,
     },
     Rule {
-        id: "partial-token",
-        description: "part of a token with a known prefix (GitHub, GitLab, npm, OpenAI, Anthropic)",
-        // A token cut short when pasted (`ghp_` and half its body, then `…`) is still a leak;
-        // only a body that looks random counts (`ghp_xxxx…`, `ghp_ABCDEFGH…` do not).
-        triggers: &[
-            "ghp_",
-            "gho_",
-            "ghu_",
-            "ghs_",
-            "ghr_",
-            "github_pat_",
-            "glpat-",
-            "npm_",
-            "sk-proj-",
-            "sk-ant-",
-            "sk-svcacct-",
-            "sk-admin-",
-        ],
-        names: &[],
-        pattern: r"(?-u)\b(?:(?:gh[pousr]|github_pat|npm)_|glpat-|sk-(?:proj|svcacct|admin)-|sk-ant-(?:[a-z]{2,6}[0-9]{2}-)?)([0-9A-Za-z_-]{16,})",
-        value: Value::Partial,
-    },
-    Rule {
         id: "gitlab-token",
         description: "a GitLab token",
         triggers: &["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "gloas-"],
@@ -502,6 +479,30 @@ pub const RULES: &[Rule] = &[
         ],
         pattern: r#"(?-u)(?i:[A-Za-z0-9_.-]*(?:key|auth|session(?:id)?|cookie|sig|signature|secret[_-]?id|key[_-]?id)|\b(?:ak|sk|pat))["']?[ \t]*(?::=|=>|=|:|\xef\xbc\x9a|\xef\xbc\x9d)[ \t]*["']?([0-9A-Za-z_+/=.~!@#$%^&*-]{12,})"#,
         value: Value::Assigned,
+    },
+    Rule {
+        id: "partial-token",
+        description: "part of a token with a known prefix (GitHub, GitLab, npm, OpenAI, Anthropic)",
+        // Last: where a whole token's rule also matches, it names the token. A token cut
+        // short when pasted (`ghp_` and half its body, then `…`) is still a leak;
+        // only a body that looks random counts (`ghp_xxxx…`, `ghp_ABCDEFGH…` do not).
+        triggers: &[
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_",
+            "glpat-",
+            "npm_",
+            "sk-proj-",
+            "sk-ant-",
+            "sk-svcacct-",
+            "sk-admin-",
+        ],
+        names: &[],
+        pattern: r"(?-u)\b(?:(?:gh[pousr]|github_pat|npm)_|glpat-|sk-(?:proj|svcacct|admin)-|sk-ant-(?:[a-z]{2,6}[0-9]{2}-)?)([0-9A-Za-z_-]{16,})",
+        value: Value::Partial,
     },
 ];
 
