@@ -4,10 +4,14 @@
 //! * `tuned.jsonl`: the part the rules were tuned against. Its misses are printed by id and
 //!   text, and every case must come out right.
 //! * `blind/part_a.jsonl`, `blind/part_b.jsonl`: held out, written by people who never read the
-//!   rules. Only totals are printed (recall on the credentials, precision of the refusing tier,
-//!   false positives among the ordinary texts, split zh/en), never a case: tuning on a blind
-//!   miss would make the part no longer blind. Their floors sit just under the figures reached.
-//!   A sealed third part is for a final measure and is not read here.
+//!   rules, and measured blind once: before any rule change part_a recall 0.412, precision
+//!   0.917, part_b 0.400 / 1.000; after tuning on tuned.jsonl part_a 0.938 / 0.987, part_b
+//!   0.887 / 1.000. That blind measure is recorded, so they are now open to tuning: their totals
+//!   are printed (recall on the credentials, precision of the refusing tier, false positives
+//!   among the ordinary texts, split zh/en), and with `GUARD_MISSES=1` their misses by id and
+//!   text. Their floors sit just under the figures reached.
+//!   A sealed third part, `blind/part_c.jsonl`, is for the final honest measure: it is not read
+//!   here, and nothing is tuned on it.
 //!
 //! ```sh
 //! cargo test --test guard_corpus -- --nocapture
@@ -194,13 +198,19 @@ fn measure(cases: &[Case]) -> (Tally, Vec<(String, Tally)>, Vec<&Case>) {
     (all, langs, wrong)
 }
 
-/// Prints a blind part's totals only, and returns them.
+/// Prints a measured part's totals (and, with `GUARD_MISSES=1`, its misses), and returns them.
 fn blind(part: &str) -> (Tally, Vec<(String, Tally)>) {
     let cases = read(&format!("blind/{part}.jsonl"));
-    let (all, langs, _) = measure(&cases);
+    let (all, langs, wrong) = measure(&cases);
     println!("{}", all.line(part));
     for (lang, t) in &langs {
         println!("{}", t.line(&format!("  {part} {lang}")));
+    }
+    if std::env::var_os("GUARD_MISSES").is_some_and(|v| v == "1") {
+        for case in &wrong {
+            let what = if case.credential { "missed" } else { "refused" };
+            println!("  {what} {}: {}", case.id, case.text);
+        }
     }
     (all, langs)
 }
@@ -235,10 +245,14 @@ fn the_tuned_part_is_classified_right() {
 /// The floors sit just under the figures the rules reach. Before the rules of issue #35:
 /// part_a recall 0.412, precision 0.917; part_b recall 0.400, precision 1.000. After tuning
 /// on tuned.jsonl: part_a recall 0.938 (75/80), precision 0.987 (one ordinary text refused);
-/// part_b recall 0.887 (71/80), precision 1.000.
+/// part_b recall 0.887 (71/80), precision 1.000. Those figures were the blind measure. Then
+/// tuned on their misses (the general shape behind each: passphrases of words, PINs, part of a
+/// token, SQL's IDENTIFIED BY, user/pass pairs, short mixed passwords, names like
+/// secret_key_base): part_a and part_b recall 1.000 (80/80), precision 1.000, no longer a blind
+/// figure. Only the sealed part_c can say how the rules do on text they were not tuned on.
 #[test]
 fn the_blind_parts_keep_their_floors() {
-    for (part, recall, precision) in [("part_a", 0.93, 0.98), ("part_b", 0.88, 0.99)] {
+    for (part, recall, precision) in [("part_a", 0.98, 0.99), ("part_b", 0.98, 0.99)] {
         let (all, _) = blind(part);
         assert!(all.recall() >= recall, "{part}: recall {:.3} < {recall}", all.recall());
         assert!(

@@ -7,8 +7,12 @@
 //!
 //! * known shapes, after gitleaks' high-confidence rules (written here, not copied): private
 //!   key blocks, cloud keys (AWS, Alibaba, Tencent, Google), service tokens by their prefix
-//!   with a body a few characters longer or shorter than the format, JWTs, webhook URLs and
-//!   URLs with a password. A prefix alone ("our keys start with `sk-proj-`") is not a token.
+//!   with a body a few characters longer or shorter than the format (and, for the commonest
+//!   prefixes, a random-looking half of one: a paste cut short), JWTs, webhook URLs and URLs
+//!   with a password. A prefix alone ("our keys start with `sk-proj-`") is not a token.
+//! * passwords given to a command (`mysql -p…`, `sshpass`, `curl -u`, SQL's `IDENTIFIED BY`),
+//!   passphrases of words after an explicit separator ("… is correct horse battery staple",
+//!   口令是「海豚 月光 铁轨 咖啡」), and PINs (`PIN: 739184`, not a run such as 123456).
 //! * a credential word in Chinese or English (password, token, api key, 密码, 口令, 密钥, …) and
 //!   the value it names, with no entropy floor: a 10-character password with a symbol is a
 //!   password. What the value must not be to count ([`value`]): a placeholder, a name, a path,
@@ -100,6 +104,20 @@ fn hits(text: &str) -> Vec<Hit> {
                     let body = caps.iter().skip(1).flatten().next();
                     let body = body.map_or(&text[whole.range()], |b| &text[b.range()]);
                     value::token_body(body).then(|| whole.range())
+                }
+                Value::Partial => {
+                    let body = caps.iter().skip(1).flatten().next().expect("the body group");
+                    value::partial(&text[body.range()]).then(|| whole.range())
+                }
+                Value::Passphrase | Value::Pin => {
+                    let v = caps.iter().skip(1).flatten().next().expect("the value group");
+                    let v = v.range();
+                    let keep = if rule.value == Value::Pin {
+                        value::pin(&text[v.clone()])
+                    } else {
+                        value::passphrase(&text[v.clone()])
+                    };
+                    (keep && !value::an_example(text, whole.start(), v.end)).then_some(v)
                 }
                 Value::Header => {
                     let v = caps.get(1).expect("the value group");

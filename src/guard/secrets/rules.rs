@@ -25,6 +25,13 @@ pub enum Value {
     /// An Authorization header's credential (group 1): a token's shape, digits or base64's
     /// `+/=` in it, or randomly mixed case.
     Header,
+    /// Part of a token after its prefix (group 1), shorter than the refusing rule asks: only
+    /// when it mixes upper case, lower case and digits the way a random body does.
+    Partial,
+    /// A passphrase of words (group 1): words that are not prose's (no "is stored in the").
+    Passphrase,
+    /// A PIN's digits (group 1): not a default or a run (123456, 000000).
+    Pin,
 }
 
 pub struct Rule {
@@ -75,7 +82,7 @@ macro_rules! zh_filler {
 /// What joins a Chinese credential word to its value (密码就是 …, 令牌为 …).
 macro_rules! zh_separators {
     () => {
-        r"就是|都是|还是|也是|一律是|统一是|统一用|设置为|设置成|设为|设成|改为|改成了|改成|换成了|换成|用的是|填的是|填写|输入|叫|用|是|为"
+        r"(?:就是|都是|还是|也是|一律是|统一是|统一用|设置为|设置成|设为|设成|改为|改成|换成|用的是|填的是|填写|输入|叫|用|是|为)了?"
     };
 }
 
@@ -293,6 +300,33 @@ pub const RULES: &[Rule] = &[
         value: Value::Token,
     },
     Rule {
+        id: "passphrase",
+        description: "a passphrase of words",
+        triggers: &["passphrase", "pass phrase", "pass-phrase", "口令", "密码短语"],
+        names: &[],
+        // A passphrase is words ("correct horse battery staple", `orbit-lemon-cactus-7`,
+        // 「海豚 月光 铁轨 咖啡」), which the password rule takes for prose; here, after an
+        // explicit separator, words that are not prose's ([`value::passphrase`]).
+        pattern: concat!(
+            r"(?-u)(?:(?i:\bpass[ -]?phrase)|口令|密码短语)",
+            r#"(?:[ \t]+(?i:for|of|to|on)[ \t]+[^\n:=\x22\x27]{1,60}?)?"#,
+            r"[ \t]*(?:(?i:\bis\b|\bwas\b)|:|=|\xef\xbc\x9a|\xef\xbc\x9d|就是|是|为)[ \t]*",
+            r#"(?:(?:["'`]|\xe2\x80\x9c|\xe2\x80\x98)?((?:[A-Za-z]{3,10}[ \t-]){2,7}[A-Za-z]{3,10}(?:-[0-9]{1,4})?)"#,
+            r#"|(?:"|\xe2\x80\x9c|\xe3\x80\x8c|\xe3\x80\x8e)((?u:(?:[\x{4e00}-\x{9fff}]{2,4}[ \t]+){2,7}[\x{4e00}-\x{9fff}]{2,4})))"#,
+            r"(?:$|[^A-Za-z0-9_])"
+        ),
+        value: Value::Passphrase,
+    },
+    Rule {
+        id: "pin",
+        description: "a PIN given after its name",
+        // Bare lower-case "pin" is pinning (`pin: 1.80`); PIN, PIN 码 and pin code are the PIN.
+        triggers: &["pin ", "pin:", "pin：", "pin=", "pin码"],
+        names: &[],
+        pattern: r#"(?-u)(?:\bPIN\b|(?i:\bpin)(?:[ \t]*码|[ \t]+code\b))[^\n:=;.,\xef\xbc\x9a\xef\xbc\x9b\xef\xbc\x8c\xe3\x80\x82]{0,60}?[ \t]*(?::|=|\xef\xbc\x9a|\xef\xbc\x9d|(?i:\bis\b|\bto\b)|是|为)[ \t]*(?:["']|\xe3\x80\x8c)?([0-9]{4,8})(?:$|[^0-9.])"#,
+        value: Value::Pin,
+    },
+    Rule {
         id: "bearer-token",
         description: "a bearer or basic credential in an Authorization header",
         triggers: &["bearer", "authorization"],
@@ -344,6 +378,9 @@ pub const RULES: &[Rule] = &[
             "凭证",
             "凭据",
             "授权码",
+            ", pass ",
+            "; pass ",
+            ", pw ",
         ],
         names: &["pass", "pw"],
         // A credential word (or a name ending in one: DB_PASSWORD, authToken, "api_key"), its
@@ -352,7 +389,9 @@ pub const RULES: &[Rule] = &[
         pattern: concat!(
             r"(?-u)(?:",
             // Names in code and config: DB_PASSWORD=, "apiKey": , --password=, PGPASSWORD=.
-            r"(?i:[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|passcode|pwd|[_-]pass|\bpass|\bpw|secret|token|api[_-]?key|access[_-]?key(?:[_-]?secret)?|secret[_-]?key|private[_-]?key|auth[_-]?key|app[_-]?(?:key|secret)|credentials?))",
+            r"(?i:[A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|passcode|pwd|[_-]pass|\bpass|\bpw|secret|token|api[_-]?key|access[_-]?key(?:[_-]?secret)?|secret[_-]?key|private[_-]?key|auth[_-]?key|app[_-]?(?:key|secret)|credentials?)",
+            // What follows the word in a longer name: Rails' secret_key_base, token_value.
+            r"(?:[_-](?:base|value|val|b64|base64|hex|str|raw|plain|bytes))?)",
             r#"["']?[ \t]*(:=|=>|=|:|\xef\xbc\x9d|\xef\xbc\x9a|>)"#,
             r"|",
             // Prose: "staging db password: …", "the password for prod is …", "token …".
@@ -362,9 +401,10 @@ pub const RULES: &[Rule] = &[
             // before a separator: without one, the value would be the qualifier's first word.
             r"))\b(?:(?:[ \t]+(?i:for|of|to|on)[ \t]+[^\s:=\x22\x27]{1,30}(?:[ \t]+[^\s:=\x22\x27]{1,30}){0,4}|[ \t]*\([^)\n]{1,30}\))[ \t]*(",
             en_separators!(),
+            // Without a separator, a space at least: `--password-file=…` names a file.
             r")|[ \t]*(",
             en_separators!(),
-            r")?)",
+            r")|[ \t]+)",
             r"|",
             // Chinese: 数据库密码就是 …, 令牌为 …, 密钥：…, and English words inside Chinese.
             r"(?:密码|密碼|口令|密钥|密匙|秘钥|私钥|令牌|凭证|凭据|授权码)(?:（[^\n]{1,90}?）|\([^)\n]{1,30}\))?[ \t]*",
@@ -374,13 +414,17 @@ pub const RULES: &[Rule] = &[
             r"|：|＝|:|=)?",
             r"|",
             // An English word in Chinese text needs a separator: bare, it may be a word's start.
-            r"(?i:\b(?:",
+            // It may end a name: MINIO_ROOT_PASSWORD 设成了 ….
+            r"(?i:\b(?:[A-Za-z0-9]+[_.-])*(?:",
             words_en!(),
             r"))\b[ \t]*",
             zh_filler!(),
             r"[ \t]*(",
             zh_separators!(),
             r")",
+            r"|",
+            // A user and then a password by its short name: "user alerts@acme.io, pass …".
+            r"(?i:\buser(?:name)?\b[ \t]*[:=]?[ \t]*[^\s,;]{1,60}[ \t]*[,;][ \t]*(?:pass|pw|pwd)\b)[ \t]+",
             r")",
             // A user name before the value, set apart by a slash: "creds: deploy / …".
             r"(?:[ \t]*[A-Za-z0-9_.@-]{1,30}[ \t]+/)?",
@@ -392,11 +436,20 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "command-password",
-        description: "a password given to a command (mysql -p, sshpass, redis-cli -a, curl -u)",
-        triggers: &["mysql", "sshpass", "redis-cli", "curl", "mariadb", "docker login"],
+        description: "a password given to a command (mysql -p, sshpass, redis-cli -a, curl -u, \
+                      SQL's IDENTIFIED BY)",
+        triggers: &[
+            "mysql",
+            "sshpass",
+            "redis-cli",
+            "curl",
+            "mariadb",
+            "docker login",
+            "identified",
+        ],
         names: &[],
         pattern: concat!(
-            r"(?-u)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?[ \t]-p|\bsshpass[ \t]+-p[ \t]*|\bredis-cli\b[^\n]{0,80}?[ \t]-a[ \t]+|\bdocker[ \t]+login\b[^\n]{0,80}?[ \t]-p[ \t]+|\bcurl\b[^\n]{0,120}?[ \t](?:-u|--user)[ \t]+[^\s:]{1,40}:)",
+            r"(?-u)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?[ \t]-p|\bsshpass[ \t]+-p[ \t]*|\bredis-cli\b[^\n]{0,80}?[ \t]-a[ \t]+|\bdocker[ \t]+login\b[^\n]{0,80}?[ \t]-p[ \t]+|\bcurl\b[^\n]{0,120}?[ \t](?:-u|--user)[ \t]+[^\s:]{1,40}:|(?i:\bidentified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,40}[ \t]+)?by)[ \t]+)",
             r#"["']?"#,
             value!()
         ),
@@ -426,6 +479,30 @@ pub const RULES: &[Rule] = &[
         ],
         pattern: r#"(?-u)(?i:[A-Za-z0-9_.-]*(?:key|auth|session(?:id)?|cookie|sig|signature|secret[_-]?id|key[_-]?id)|\b(?:ak|sk|pat))["']?[ \t]*(?::=|=>|=|:|\xef\xbc\x9a|\xef\xbc\x9d)[ \t]*["']?([0-9A-Za-z_+/=.~!@#$%^&*-]{12,})"#,
         value: Value::Assigned,
+    },
+    Rule {
+        id: "partial-token",
+        description: "part of a token with a known prefix (GitHub, GitLab, npm, OpenAI, Anthropic)",
+        // Last: where a whole token's rule also matches, it names the token. A token cut
+        // short when pasted (`ghp_` and half its body, then `…`) is still a leak;
+        // only a body that looks random counts (`ghp_xxxx…`, `ghp_ABCDEFGH…` do not).
+        triggers: &[
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_",
+            "glpat-",
+            "npm_",
+            "sk-proj-",
+            "sk-ant-",
+            "sk-svcacct-",
+            "sk-admin-",
+        ],
+        names: &[],
+        pattern: r"(?-u)\b(?:(?:gh[pousr]|github_pat|npm)_|glpat-|sk-(?:proj|svcacct|admin)-|sk-ant-(?:[a-z]{2,6}[0-9]{2}-)?)([0-9A-Za-z_-]{16,})",
+        value: Value::Partial,
     },
 ];
 

@@ -11,12 +11,19 @@
 pub fn named(value: &str, strict: bool) -> bool {
     let v = trim(value);
     let n = v.chars().count();
-    if n < if strict { 8 } else { 6 } || placeholder(v) || name_or_place(v) {
-        return false;
-    }
     let digits = v.bytes().filter(u8::is_ascii_digit).count();
     let letters = v.bytes().filter(u8::is_ascii_alphabetic).count();
     let symbols = v.len() - digits - letters;
+    // Short, but a letter, a digit and a symbol other than a joiner, as passwords are and
+    // names, versions and numbers are not: `x7!q` after 密码.
+    let short = !strict
+        && n >= 4
+        && letters > 0
+        && digits > 0
+        && v.bytes().any(|b| b.is_ascii_punctuation() && !b"._-/".contains(&b));
+    if (n < if strict { 8 } else { 6 } && !short) || placeholder(v) || name_or_place(v) {
+        return false;
+    }
     if letters == v.len() {
         // A word, a CamelCase name; only randomly mixed case, or (after an explicit `:`, `=`,
         // 是) a run of letters longer than words are (a mail service's 16-letter app code), is
@@ -87,6 +94,60 @@ pub fn token_body(body: &str) -> bool {
             .any(|w| upper.contains(w))
 }
 
+/// Part of a token's body, shorter than its format (`ghp_` and half its characters): only
+/// when it mixes upper case, lower case and digits, as a random body does.
+pub fn partial(body: &str) -> bool {
+    let has = |f: fn(&u8) -> bool| body.bytes().any(|b| f(&b));
+    token_body(body)
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && has(u8::is_ascii_digit)
+}
+
+/// Words given as a passphrase: four or more (three joined by `-`), none a word of prose
+/// ("is stored in the vault", "whatever you chose at …", "four random words") or about the
+/// passphrase itself. Chinese words (quoted, by the pattern) count as they are.
+pub fn passphrase(value: &str) -> bool {
+    if !value.is_ascii() {
+        return value.split_whitespace().count() >= 3;
+    }
+    let words: Vec<String> = value
+        .split([' ', '\t', '-'])
+        .filter(|w| !w.is_empty() && !w.bytes().all(|b| b.is_ascii_digit()))
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let hyphens = value.contains('-') && !value.contains([' ', '\t']);
+    if words.len() < if hyphens { 3 } else { 4 } {
+        return false;
+    }
+    #[rustfmt::skip]
+    const PROSE: &[&str] = &[
+        "the", "and", "for", "from", "with", "you", "your", "our", "its", "this", "that", "these",
+        "those", "which", "what", "whatever", "when", "where", "who", "how", "any", "every", "each",
+        "same", "are", "was", "were", "been", "being", "not", "never", "only", "also", "must",
+        "should", "can", "could", "will", "would", "may", "might", "into", "onto", "per", "via",
+        "after", "before", "then", "than", "just", "still", "all", "some", "one", "two", "three",
+        "four", "five", "six", "seven", "eight", "random", "word", "words", "long", "short",
+        "strong", "weak", "least", "more", "less", "most", "characters", "chars", "letters",
+        "digits", "length", "minimum", "maximum", "required", "optional", "diceware", "chosen",
+        "generated", "stored", "kept", "saved", "used", "needed", "set", "see", "ask", "check",
+        "have", "has", "had", "does", "did", "done", "about", "there", "here", "they", "them",
+        "key", "keys", "password", "passphrase", "secret", "token", "vault", "prompt", "file",
+        "agent", "ssh", "gpg", "pgp",
+    ];
+    words.iter().all(|w| {
+        !PROSE.contains(&w.as_str()) && !(w.len() >= 5 && (w.ends_with("ed") || w.ends_with("ing")))
+    })
+}
+
+/// A PIN's digits, unless they are a run or one digit repeated (`123456`, `000000`: defaults).
+pub fn pin(digits: &str) -> bool {
+    let b = digits.as_bytes();
+    let steps: Vec<i16> = b.windows(2).map(|w| i16::from(w[1]) - i16::from(w[0])).collect();
+    let run = steps.iter().all(|&d| d == steps[0]) && steps[0].abs() <= 1;
+    !run
+}
+
 /// A name that says its value is not the secret itself: a public key, or a number about
 /// tokens (`max_token=100000`, `token_limit: 200000`, `password_min_length: 12`).
 pub fn about_one(name: &str) -> bool {
@@ -115,6 +176,7 @@ pub fn about_one(name: &str) -> bool {
         "count",
         "size",
         "len",
+        "length",
         "ttl",
         "expir",
         "timeout",
@@ -124,7 +186,16 @@ pub fn about_one(name: &str) -> bool {
         "checksum",
         "fingerprint",
     ];
-    words.iter().any(|w| NOT_IT.iter().any(|n| w.starts_with(n)))
+    // A word is one of them, or one of them and a plural or an ending (`maxTokens`, `expires`,
+    // `hashed`): not a longer word that begins like one (`minio`, `publisher`, `counter`).
+    words.iter().any(|w| {
+        NOT_IT.iter().any(|n| {
+            w.strip_prefix(n).is_some_and(|rest| {
+                ["", "s", "es", "ed", "ing", "y", "e", "ation", "ations", "ires", "iry", "ire"]
+                    .contains(&rest)
+            })
+        })
+    })
 }
 
 /// Whether the words around a value (the 60 bytes before the credential word and after the
@@ -140,7 +211,22 @@ pub fn an_example(text: &str, start: usize, end: usize) -> bool {
     while !text.is_char_boundary(to) {
         to += 1;
     }
-    let around = text[from..to].to_lowercase();
+    // Within the value's own clause: "avoid the prod box; its root password is …" says
+    // nothing of the password.
+    let stops = [';', '；', '。', '\n'];
+    if let Some(i) = text[from..start].rfind(stops) {
+        from += i + text[from + i..].chars().next().map_or(1, char::len_utf8);
+    }
+    if let Some(i) = text[end..to].find(stops) {
+        to = end + i;
+    }
+    // `example` as a host's name (`api.example.com`, `user@example.org`) is where a value is
+    // sent, not a word saying it is an example.
+    let mut around = text[from..to].to_lowercase();
+    for host in [".example.", "/example.", "@example.", "example.com", "example.org", "example.net"]
+    {
+        around = around.replace(host, " ");
+    }
     const MARKERS: &[&str] = &[
         "e.g.",
         "for example",
@@ -178,7 +264,13 @@ pub fn an_example(text: &str, start: usize, end: usize) -> bool {
         "list of",
         "rockyou",
     ];
-    MARKERS.iter().any(|m| around.contains(m))
+    // An English marker as a word's start: `laptop` holds "top ", `tweak` "weak".
+    MARKERS.iter().any(|m| {
+        around.match_indices(m).any(|(i, _)| {
+            !m.as_bytes()[0].is_ascii_alphabetic()
+                || !around[..i].bytes().next_back().is_some_and(|b| b.is_ascii_alphanumeric())
+        })
+    })
 }
 
 /// A URL's password that stands for one rather than being one.
@@ -353,6 +445,22 @@ mod tests {
         for x in [1.0, 0.5, 0.75, 1.0 / 3.0, 1e-6, 0.999_999, 2.0, 1234.5, 1.0 / 7000.0] {
             assert!((log2(x) - x.log2()).abs() < 1e-9, "{x}: {} vs {}", log2(x), x.log2());
         }
+    }
+
+    #[test]
+    fn passphrases_pins_and_names_about_one() {
+        assert!(passphrase("correct horse battery staple"));
+        assert!(passphrase("orbit-lemon-cactus-7"));
+        assert!(passphrase("海豚 月光 铁轨 咖啡"));
+        assert!(!passphrase("stored in the team vault"));
+        assert!(!passphrase("four random words"));
+        assert!(!passphrase("required every time agent restarts"));
+        assert!(pin("739184"));
+        assert!(!pin("123456") && !pin("000000") && !pin("987654"));
+        assert!(about_one("max_tokens") && about_one("token_expires") && about_one("min"));
+        assert!(about_one("password_length") && about_one("tokenLimit"));
+        assert!(!about_one("MINIO_ROOT_PASSWORD") && !about_one("publisher_token"));
+        assert!(partial("SkTLFkHQoQJ2T7Toqo") && !partial("abcdefghijklmnopqr"));
     }
 
     #[test]
