@@ -75,6 +75,13 @@ pub struct Proposal {
     /// The local model's verdict, once it gave one (`smart` on): never asked again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub smart: Option<SmartVerdict>,
+    /// The folder the session worked in (absolute), when its store says: a `project`
+    /// proposal's project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    /// The user's sentence it came from.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub quote: String,
 }
 
 /// The fields of a proposal, in the order every machine format prints them (the README's
@@ -90,6 +97,8 @@ pub const FIELDS: &[&str] = &[
     "seen",
     "confidence",
     "scope_hint",
+    "project",
+    "quote",
 ];
 
 /// Proposals as records of [`FIELDS`], for the CLI's formats and the MCP tools.
@@ -107,6 +116,8 @@ pub fn records(proposals: &[&Proposal]) -> Records {
             json!(p.seen),
             json!(p.confidence),
             json!(p.scope_hint),
+            json!(p.project),
+            json!(p.quote),
         ]);
     }
     out
@@ -168,6 +179,10 @@ impl Inbox {
                 old.confidence = new.confidence;
                 old.kind = new.kind;
                 old.source = new.source;
+                old.quote = new.quote;
+                if new.project.is_some() {
+                    old.project = new.project;
+                }
             }
             return false;
         }
@@ -247,6 +262,8 @@ mod tests {
             status: Status::Pending,
             sessions: vec![session.into()],
             smart: None,
+            project: None,
+            quote: String::new(),
         }
     }
 
