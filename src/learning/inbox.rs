@@ -164,7 +164,12 @@ impl Inbox {
     /// new pending proposal was added. A term rejected before never comes back.
     pub fn offer(&mut self, mut new: Proposal) -> bool {
         if let Some(old) = self.find_term(&new.term) {
-            for s in new.sessions {
+            // The journal records the exchanges the session stores hold: the same sentence
+            // read from both is one sighting (compared with the proposal's own quote).
+            let journal = |p: &Proposal| p.assistant == "journal";
+            let echo =
+                !new.quote.is_empty() && old.quote == new.quote && journal(old) != journal(&new);
+            for s in new.sessions.into_iter().filter(|_| !echo) {
                 if !old.sessions.contains(&s) {
                     old.sessions.push(s);
                 }
