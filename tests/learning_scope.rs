@@ -145,18 +145,13 @@ fn an_english_journal_and_a_prompt_with_code_and_headings_are_read_whole() {
 
 /// A home whose Claude sessions worked in `<home>/work/shop`, a git work tree.
 fn in_a_project() -> (Home, PathBuf) {
-    let probe = Home::new();
-    let shop = probe.path().join("work/shop");
-    let shop_s = shop.to_string_lossy().into_owned();
-    let home = with_claude(|l| l.replace("/tmp/tinylingo-e2e-aghlajaa/project", &shop_s));
-    drop(probe);
+    let home = with_claude(str::to_string);
     let shop = home.path().join("work/shop");
-    let shop_s2 = shop.to_string_lossy().into_owned();
-    // The probe's path differs from this home's: write the right one.
     for dir in fs::read_dir(home.path().join(".claude/projects")).unwrap() {
         for f in fs::read_dir(dir.unwrap().path()).unwrap() {
             let f = f.unwrap().path();
-            let text = fs::read_to_string(&f).unwrap().replace(&shop_s, &shop_s2);
+            let text = fs::read_to_string(&f).unwrap();
+            let text = text.replace("/tmp/tinylingo-e2e-aghlajaa/project", &shop.to_string_lossy());
             fs::write(&f, text).unwrap();
         }
     }
@@ -198,7 +193,9 @@ fn a_project_proposal_names_its_project_and_quote_and_is_recorded_there() {
 
     // Inside the project: its glossary, said so; --user keeps the other one personal.
     let id = px["id"].as_str().unwrap();
-    let inside = run_in(&home, &shop.join("sub").tap_mkdir(), &["inbox", "accept", id]);
+    let sub = shop.join("sub");
+    fs::create_dir_all(&sub).unwrap();
+    let inside = run_in(&home, &sub, &["inbox", "accept", id]);
     inside.ok();
     assert!(inside.stderr.contains("project glossary"), "{}", inside.stderr);
     let project: Value =
@@ -209,16 +206,6 @@ fn a_project_proposal_names_its_project_and_quote_and_is_recorded_there() {
     run_in(&home, &shop, &["inbox", "accept", blue["id"].as_str().unwrap(), "--user"]).ok();
     let user: Value = serde_json::from_str(&fs::read_to_string(home.glossary()).unwrap()).unwrap();
     assert!(user["blue"].is_string() && user.get("PX-42").is_none(), "{user}");
-}
-
-trait Mkdir {
-    fn tap_mkdir(self) -> Self;
-}
-impl Mkdir for PathBuf {
-    fn tap_mkdir(self) -> Self {
-        fs::create_dir_all(&self).unwrap();
-        self
-    }
 }
 
 #[test]

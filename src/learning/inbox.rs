@@ -6,7 +6,8 @@
 //! {"version": 1, "proposals": [{"id": "k3f9qa", "term": "PX-42", "explanation": "…",
 //!   "kind": "definition", "assistant": "claude", "source": {"path": "…", "line": 3},
 //!   "when": "2026-11-25T10:00:00Z", "seen": 2, "confidence": 0.9, "scope_hint": "project",
-//!   "status": "pending", "sessions": ["…", "…"]}]}
+//!   "status": "pending", "sessions": ["…", "…"], "project": "/home/u/shop",
+//!   "quote": "我们项目里把支付网关服务叫做 PX-42"}]}
 //! ```
 //!
 //! A proposal the local model reviewed (`smart` on, [`super::confirm`]) also has `"smart":

@@ -7,7 +7,7 @@
 //! | Claude Code | `${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl` | `type:"user"` records whose `message.content` is text (not `tool_result`), not `isMeta`/`isSidechain`; `queue-operation`/`last-prompt` repeat the prompt and are skipped; our context arrives as an `attachment` record and is skipped |
 //! | Codex CLI | `${CODEX_HOME:-~/.codex}/sessions/**/rollout-*.jsonl` | `response_item` messages of role `user` whose `content_item_kinds` are all `user.*` (AGENTS.md and the environment come as a user message of other kinds; our context as a `developer` message); `event_msg` `user_message` in releases without `response_item` prompts |
 //! | Gemini CLI | `${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/session-*.jsonl` (before 0.39: whole `session-*.json`, [`gemini_whole`]) | `type:"user"` records: `displayContent` (the prompt without our `<hook_context>`), else `content`'s text parts (not `functionResponse`); `$set` of `messages` replaces what came before (a checkpoint; its first message is the session context), other `$set`s are metadata; `$rewindTo` discards the record it names and all after it; a record id seen before is skipped |
-//! | the thread journal | `threads/thread-*.md` | the fenced prompt under each entry's `### 用户请求` heading |
+//! | the thread journal | `threads/thread-*.md` | the fenced prompt under each entry's request heading, read by [`crate::journal::lines`] (either language, the writer's fence) |
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -516,6 +516,29 @@ mod tests {
         );
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].text, "we call e f");
+    }
+
+    #[test]
+    fn records_are_read_whatever_their_spacing() {
+        let claude = r#"{"type": "user", "cwd": "/w/p", "message": {"role": "user", "content": "we call e f"}}"#;
+        let t = turns(Assistant::Claude, &[claude]);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].folder.as_deref(), Some("/w/p"));
+        let codex = [
+            r#"{"type": "session_meta", "payload": {"cwd": "/w/q", "git": {"branch": "main"}}}"#,
+            r#"{"type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "we call e f"}]}}"#,
+        ];
+        let t = turns(Assistant::Codex, &codex);
+        assert_eq!(t.len(), 1);
+        assert!(t[0].in_project && t[0].folder.as_deref() == Some("/w/q"));
+        let gemini = [
+            r#"{ "$set": {"messages": [{"id": "a", "type": "user", "content": [{"text": "hi"}]}]}}"#,
+            r#"{"id": "b", "type": "user", "content": [{"text": "we call e f"}]}"#,
+        ];
+        let mut p = Parser::new(Assistant::Gemini);
+        assert_eq!(p.line(gemini[0]), Ok(None));
+        assert_eq!(p.checkpoint.take().map(|c| c.len()), Some(1));
+        assert!(p.line(gemini[1]).unwrap().is_some_and(|t| t.text == "we call e f"));
     }
 
     #[test]
