@@ -111,7 +111,7 @@ fn read_database(path: &Path, after: i64) -> Result<Option<(Vec<Found>, i64)>, S
             s.talk.assistant(&text);
         }
         for (candidate, _) in &s.talk.found[before..] {
-            s.quotes.push(super::scan::quote_of(&s.last, &candidate.term));
+            s.quotes.push(clean::quote_of(&s.last, &candidate.term));
         }
     }
     flush(session, &label, &mut found);

@@ -414,7 +414,7 @@ impl<'k> Session<'k> {
         }
         // What a turn found comes from the last user turn (an assistant's echo names it too).
         for (candidate, _) in &self.talk.found[before..] {
-            let quote = quote_of(&self.last_user.0, &candidate.term);
+            let quote = clean::quote_of(&self.last_user.0, &candidate.term);
             self.origins.push((self.last_user.1.clone(), quote));
         }
     }
@@ -448,26 +448,6 @@ impl<'k> Session<'k> {
                 quote,
             })
             .collect()
-    }
-}
-
-/// The longest quote a proposal keeps of the user's words (in characters).
-const QUOTE_CHARS: usize = 300;
-
-/// The user's sentence `term` came from: the first sentence of `prose` naming it (any case),
-/// else the turn's first sentence; cut at [`QUOTE_CHARS`].
-pub(super) fn quote_of(prose: &str, term: &str) -> String {
-    let term = term.to_lowercase();
-    let sentences: Vec<String> = clean::sentences(prose)
-        .into_iter()
-        .map(|(s, mark)| format!("{}{}", s.trim(), mark.map(String::from).unwrap_or_default()))
-        .filter(|s| !s.is_empty())
-        .collect();
-    let found = sentences.iter().find(|s| s.to_lowercase().contains(&term));
-    let sentence = found.or(sentences.first()).map_or(prose.trim(), |s| s.as_str());
-    match sentence.char_indices().nth(QUOTE_CHARS) {
-        Some((at, _)) => format!("{}…", &sentence[..at]),
-        None => sentence.to_string(),
     }
 }
 
