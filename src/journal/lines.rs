@@ -1,6 +1,6 @@
 //! The journal read line by line, as `suggest` streams it ([`crate::learning`]): the same
 //! format [`super::render`] writes and [`super::read_entries`] reads whole, in either
-//! language ([`super::labels::ALL`]), with the writer's fence rule ([`super::fence_for`]: a
+//! language ([`super::labels::ALL`]), with the writer's fence rule (`fence_for`: a
 //! prompt's own code blocks and `##` lines stay inside its fence).
 
 use super::labels::{Labels, ALL};

@@ -286,7 +286,7 @@ pub fn sentences(prose: &str) -> Vec<(String, Option<char>)> {
 const QUOTE_CHARS: usize = 300;
 
 /// The user's sentence `term` came from: the first sentence of `prose` naming it (any case),
-/// else the turn's first sentence; cut at [`QUOTE_CHARS`].
+/// else the turn's first sentence; cut at `QUOTE_CHARS` characters.
 pub fn quote_of(prose: &str, term: &str) -> String {
     let term = term.to_lowercase();
     let sentences: Vec<String> = sentences(prose)
