@@ -9,7 +9,6 @@ use crate::error::{Error, Result};
 use crate::learning::inbox::records;
 use crate::learning::{self, decide, Assistant, Proposal};
 use crate::output::Format;
-use crate::project;
 use crate::store::glossary::Recorded;
 use crate::store::Store;
 
@@ -18,14 +17,23 @@ pub enum InboxAction {
     /// Record pending proposals (through `record`: the same checks and exit codes).
     #[command(after_help = "Examples:\n  tinylingo inbox accept k3f9qa\n  \
 tinylingo inbox accept k3f9qa --explanation \"支付网关服务，代码在 services/payments/\"\n  \
-tinylingo inbox accept k3f9qa --project\n  tinylingo inbox accept --all --min-confidence 0.9")]
+tinylingo inbox accept k3f9qa --user\n  \
+tinylingo inbox accept --all --min-confidence 0.9 --dry-run\n\n\
+A project proposal accepted inside the project it came from goes to that project's glossary \
+(--user keeps it yours); anything else goes to your glossary unless --project says otherwise.")]
     Accept {
         /// The proposals' ids (as `tinylingo inbox` shows them).
         #[arg(required_unless_present = "all", conflicts_with = "all")]
         ids: Vec<String>,
-        /// Record in the project glossary (.tinylingo/glossary.json) instead of yours.
-        #[arg(long)]
+        /// Record in the current folder's project glossary (.tinylingo/glossary.json).
+        #[arg(long, conflicts_with = "user")]
         project: bool,
+        /// Record in your glossary, also a project proposal accepted inside its project.
+        #[arg(long)]
+        user: bool,
+        /// List what would be recorded, and where; record nothing.
+        #[arg(long)]
+        dry_run: bool,
         /// Record this explanation instead of the proposed one (one id only).
         #[arg(long, value_name = "TEXT")]
         explanation: Option<String>,
@@ -86,7 +94,7 @@ pub fn suggest(
             if reviewed.failed.is_empty() { "" } else { "; some were not reviewed (--verbose)" }
         );
     }
-    let pending = inbox.pending();
+    let pending = decide::shown(store, &inbox);
     eprintln!(
         "Read {} file(s) ({} KB), {} unchanged; {} new proposal(s), {} pending.",
         report.read,
@@ -104,7 +112,7 @@ pub fn inbox(store: &Store, action: Option<InboxAction>, format: Format) -> Resu
     match action {
         None => {
             let inbox = learning::Inbox::load(store)?;
-            let pending = inbox.pending();
+            let pending = decide::shown(store, &inbox);
             if pending.is_empty() && format == Format::Text {
                 eprintln!("The inbox is empty (tinylingo suggest looks for new proposals).");
             }
@@ -117,7 +125,15 @@ pub fn inbox(store: &Store, action: Option<InboxAction>, format: Format) -> Resu
             }
             Ok(0)
         }
-        Some(InboxAction::Accept { ids, project, explanation, all, min_confidence }) => {
+        Some(InboxAction::Accept {
+            ids,
+            project,
+            user,
+            dry_run,
+            explanation,
+            all,
+            min_confidence,
+        }) => {
             if explanation.is_some() && ids.len() != 1 {
                 return Err(Error::bad_input(
                     "--explanation goes with one proposal",
@@ -132,28 +148,54 @@ pub fn inbox(store: &Store, action: Option<InboxAction>, format: Format) -> Resu
             }
             let ids =
                 if all { decide::confident(store, min_confidence.unwrap_or(1.0))? } else { ids };
-            let project = if project {
-                Some(project::for_writing(
-                    &std::env::current_dir()
-                        .map_err(|e| Error::io(".", "find the current folder", e))?,
-                    store,
-                ))
-            } else {
-                None
+            let here = std::env::current_dir()
+                .map_err(|e| Error::io(".", "find the current folder", e))?;
+            let want = match (project, user) {
+                (true, _) => decide::Want::Project,
+                (_, true) => decide::Want::User,
+                _ => decide::Want::Auto,
             };
             let mut code = 0u8;
             for id in &ids {
-                match decide::accept(
-                    store,
-                    project.as_ref(),
-                    id,
-                    explanation.as_deref(),
-                    crate::ops::actions::Writer::Person,
-                ) {
-                    Ok((p, outcome)) => match outcome.recorded {
-                        Recorded::Unchanged => eprintln!("Already recorded: {}", p.term),
-                        _ => eprintln!("Recorded: {} → {}", outcome.term, outcome.explanation),
-                    },
+                let route =
+                    decide::get(store, id).map(|p| (decide::route(store, &p, &here, want), p));
+                if dry_run {
+                    match route {
+                        Ok((route, p)) => println!(
+                            "{id}  {} → {}\n        would go to {}",
+                            p.term,
+                            explanation.as_deref().unwrap_or(&p.explanation),
+                            route.why
+                        ),
+                        Err(e) => eprintln!("tinylingo: {id}: {e}"),
+                    }
+                    continue;
+                }
+                let result = route.and_then(|(route, _)| {
+                    decide::accept(
+                        store,
+                        route.project.as_ref(),
+                        id,
+                        explanation.as_deref(),
+                        crate::ops::actions::Writer::Person,
+                    )
+                    .map(|done| (done, route.why))
+                });
+                match result {
+                    Ok(((p, outcome), why)) => {
+                        match outcome.recorded {
+                            Recorded::Unchanged => {
+                                eprintln!("Already recorded: {} ({why})", p.term)
+                            }
+                            _ => eprintln!(
+                                "Recorded in {why}: {} → {}",
+                                outcome.term, outcome.explanation
+                            ),
+                        }
+                        for warning in &outcome.warnings {
+                            eprintln!("tinylingo: warning: {warning}");
+                        }
+                    }
                     // With --all one refusal does not stop the others; by id, it stops.
                     Err(e) if all => {
                         eprintln!("tinylingo: {id}: {e}");
@@ -164,6 +206,9 @@ pub fn inbox(store: &Store, action: Option<InboxAction>, format: Format) -> Resu
             }
             if all && ids.is_empty() {
                 eprintln!("No pending proposal is that confident.");
+            }
+            if dry_run {
+                eprintln!("Dry run: nothing was recorded.");
             }
             Ok(code)
         }
@@ -177,13 +222,21 @@ fn print_proposals(pending: &[&Proposal], format: Format) {
     }
     for p in pending {
         println!("{}  {} → {}", p.id, p.term, p.explanation);
+        if !p.quote.is_empty() {
+            println!("        “{}”", p.quote);
+        }
+        let scope = match (&p.project, p.scope_hint.as_str()) {
+            (Some(folder), "project") => format!("project {folder}"),
+            (Some(folder), hint) => format!("{hint} (from {folder})"),
+            (None, hint) => hint.to_string(),
+        };
         println!(
             "        {} · {} · seen in {} session(s) · confidence {:.2} · {}",
             p.kind.name(),
             p.assistant,
             p.seen,
             p.confidence,
-            p.scope_hint
+            scope
         );
     }
     if !pending.is_empty() {

@@ -36,6 +36,7 @@
 
 mod clock;
 pub mod labels;
+pub mod lines;
 pub mod pending;
 pub mod summary;
 mod tally;

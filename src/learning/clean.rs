@@ -282,6 +282,26 @@ pub fn sentences(prose: &str) -> Vec<(String, Option<char>)> {
     out
 }
 
+/// The longest quote a proposal keeps of the user's words (in characters).
+const QUOTE_CHARS: usize = 300;
+
+/// The user's sentence `term` came from: the first sentence of `prose` naming it (any case),
+/// else the turn's first sentence; cut at `QUOTE_CHARS` characters.
+pub fn quote_of(prose: &str, term: &str) -> String {
+    let term = term.to_lowercase();
+    let sentences: Vec<String> = sentences(prose)
+        .into_iter()
+        .map(|(s, mark)| format!("{}{}", s.trim(), mark.map(String::from).unwrap_or_default()))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let found = sentences.iter().find(|s| s.to_lowercase().contains(&term));
+    let sentence = found.or(sentences.first()).map_or(prose.trim(), |s| s.as_str());
+    match sentence.char_indices().nth(QUOTE_CHARS) {
+        Some((at, _)) => format!("{}…", &sentence[..at]),
+        None => sentence.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

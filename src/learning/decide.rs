@@ -1,13 +1,92 @@
 //! A person's decisions on the inbox: accept (through `record`, with its checks and errors)
 //! or reject (remembered, so the same term is never proposed again).
 
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use super::inbox::{Inbox, Proposal, Status};
+use super::scan::{holds, Projects};
 use crate::error::{Error, Result};
 use crate::ops::actions::{self, RecordOutcome};
-use crate::project::Project;
-use crate::store::Store;
+use crate::project::{self, Project};
+use crate::store::{Glossary, Store};
+
+/// Where a person asked an accepted proposal to go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// Where it belongs: a project proposal accepted inside its project goes to that
+    /// project's glossary, anything else to the user's.
+    Auto,
+    /// The user's glossary (`--user`).
+    User,
+    /// The project glossary of the current folder (`--project`).
+    Project,
+}
+
+/// Where an accepted proposal will be recorded, and why (for the person).
+pub struct Route {
+    pub project: Option<Project>,
+    pub why: String,
+}
+
+/// Where proposal `p`, accepted in folder `here`, is recorded. A project proposal accepted
+/// elsewhere goes to the user's glossary: writing into a folder the person is not working in,
+/// unasked, would surprise them, and the glossary of `here` belongs to another project.
+pub fn route(user: &Store, p: &Proposal, here: &Path, want: Want) -> Route {
+    let in_project = |root: &Path| Route {
+        why: format!("the project glossary of {}", root.display()),
+        project: Some(project::for_writing(root, user)),
+    };
+    match want {
+        Want::User => Route { project: None, why: "your glossary".into() },
+        Want::Project => in_project(&project::for_writing(here, user).root),
+        Want::Auto => match p.project.as_deref().filter(|_| p.scope_hint == "project") {
+            Some(folder) if inside(user, here, Path::new(folder)) => {
+                let mut r = in_project(&project::for_writing(here, user).root);
+                r.why.push_str(", the project it came from (--user keeps it personal)");
+                r
+            }
+            Some(folder) => Route {
+                project: None,
+                why: format!(
+                    "your glossary: it came from {folder}, not from here (accept it there for \
+                     that project's glossary, or with --project for this folder's)"
+                ),
+            },
+            None => Route { project: None, why: "your glossary".into() },
+        },
+    }
+}
+
+/// Whether `here` is in the project `folder` (a session's folder) belongs to.
+fn inside(user: &Store, here: &Path, folder: &Path) -> bool {
+    here.starts_with(folder)
+        || project::for_writing(here, user).root == project::for_writing(folder, user).root
+}
+
+/// The pending proposals a person is shown, best first: not those whose term the user's
+/// glossary, or the project glossary of the folder they came from, holds by now.
+pub fn shown<'i>(store: &Store, inbox: &'i Inbox) -> Vec<&'i Proposal> {
+    let glossary = Glossary::load(store).unwrap_or_default();
+    let mut projects = Projects::new(store);
+    inbox
+        .pending()
+        .into_iter()
+        .filter(|p| {
+            !holds(&glossary, &p.term, &p.explanation)
+                && !p
+                    .project
+                    .as_deref()
+                    .and_then(|f| projects.of(f))
+                    .is_some_and(|(_, g)| holds(g, &p.term, &p.explanation))
+        })
+        .collect()
+}
+
+/// The pending proposal `id`.
+pub fn get(store: &Store, id: &str) -> Result<Proposal> {
+    pending(&Inbox::load(store)?, id)
+}
 
 /// Accepts the pending proposal `id`: records its term with its explanation (or
 /// `explanation`, when given) in the user's glossary, or in `project`'s. A refusal of the
@@ -22,6 +101,24 @@ pub fn accept(
 ) -> Result<(Proposal, RecordOutcome)> {
     let proposal = pending(&Inbox::load(store)?, id)?;
     let text = explanation.unwrap_or(&proposal.explanation);
+    // Already in the glossary it does not go to: not recorded again beside it.
+    let other = match project {
+        Some(_) => Some(("your glossary".to_string(), Glossary::load(store).unwrap_or_default())),
+        None => {
+            proposal.project.as_deref().and_then(|f| project::find(Path::new(f), store)).map(|p| {
+                let g = Glossary::load(&p.store).unwrap_or_default();
+                (format!("the project glossary of {}", p.root.display()), g)
+            })
+        }
+    };
+    if let Some((name, _)) = other.filter(|(_, g)| holds(g, &proposal.term, text)) {
+        return Err(Error::Refused {
+            problem: format!("\"{}\" is recorded in {name} already", proposal.term),
+            hint: Some(
+                "`tinylingo list` shows it; `tinylingo inbox reject ID` drops the proposal".into(),
+            ),
+        });
+    }
     // `record` takes the store's lock itself; the inbox is updated after it.
     let outcome = match project {
         Some(project) => {
@@ -53,7 +150,8 @@ pub fn reject(store: &Store, ids: &[String]) -> Result<Vec<Proposal>> {
 /// The ids of the pending proposals whose confidence is at least `min`, best first.
 pub fn confident(store: &Store, min: f64) -> Result<Vec<String>> {
     let inbox = Inbox::load(store)?;
-    Ok(inbox.pending().into_iter().filter(|p| p.confidence >= min).map(|p| p.id.clone()).collect())
+    let shown = shown(store, &inbox);
+    Ok(shown.into_iter().filter(|p| p.confidence >= min).map(|p| p.id.clone()).collect())
 }
 
 fn pending(inbox: &Inbox, id: &str) -> Result<Proposal> {

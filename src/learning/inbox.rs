@@ -6,7 +6,8 @@
 //! {"version": 1, "proposals": [{"id": "k3f9qa", "term": "PX-42", "explanation": "…",
 //!   "kind": "definition", "assistant": "claude", "source": {"path": "…", "line": 3},
 //!   "when": "2026-11-25T10:00:00Z", "seen": 2, "confidence": 0.9, "scope_hint": "project",
-//!   "status": "pending", "sessions": ["…", "…"]}]}
+//!   "status": "pending", "sessions": ["…", "…"], "project": "/home/u/shop",
+//!   "quote": "我们项目里把支付网关服务叫做 PX-42"}]}
 //! ```
 //!
 //! A proposal the local model reviewed (`smart` on, [`super::confirm`]) also has `"smart":
@@ -75,6 +76,13 @@ pub struct Proposal {
     /// The local model's verdict, once it gave one (`smart` on): never asked again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub smart: Option<SmartVerdict>,
+    /// The folder the session worked in (absolute), when its store says: a `project`
+    /// proposal's project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    /// The user's sentence it came from.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub quote: String,
 }
 
 /// The fields of a proposal, in the order every machine format prints them (the README's
@@ -90,6 +98,8 @@ pub const FIELDS: &[&str] = &[
     "seen",
     "confidence",
     "scope_hint",
+    "project",
+    "quote",
 ];
 
 /// Proposals as records of [`FIELDS`], for the CLI's formats and the MCP tools.
@@ -107,6 +117,8 @@ pub fn records(proposals: &[&Proposal]) -> Records {
             json!(p.seen),
             json!(p.confidence),
             json!(p.scope_hint),
+            json!(p.project),
+            json!(p.quote),
         ]);
     }
     out
@@ -153,7 +165,12 @@ impl Inbox {
     /// new pending proposal was added. A term rejected before never comes back.
     pub fn offer(&mut self, mut new: Proposal) -> bool {
         if let Some(old) = self.find_term(&new.term) {
-            for s in new.sessions {
+            // The journal records the exchanges the session stores hold: the same sentence
+            // read from both is one sighting (compared with the proposal's own quote).
+            let journal = |p: &Proposal| p.assistant == "journal";
+            let echo =
+                !new.quote.is_empty() && old.quote == new.quote && journal(old) != journal(&new);
+            for s in new.sessions.into_iter().filter(|_| !echo) {
                 if !old.sessions.contains(&s) {
                     old.sessions.push(s);
                 }
@@ -168,6 +185,10 @@ impl Inbox {
                 old.confidence = new.confidence;
                 old.kind = new.kind;
                 old.source = new.source;
+                old.quote = new.quote;
+                if new.project.is_some() {
+                    old.project = new.project;
+                }
             }
             return false;
         }
@@ -247,6 +268,8 @@ mod tests {
             status: Status::Pending,
             sessions: vec![session.into()],
             smart: None,
+            project: None,
+            quote: String::new(),
         }
     }
 

@@ -80,7 +80,7 @@ fn read_database(path: &Path, after: i64) -> Result<Option<(Vec<Found>, i64)>, S
     let mut rows = rows.query([after]).map_err(|e| e.to_string())?;
     let mut found = Vec::new();
     let mut last = after;
-    let mut session: Option<(String, Conversation, bool)> = None;
+    let mut session: Option<Talk> = None;
     let mut n = 0u64;
     let label = path.to_string_lossy().into_owned();
     loop {
@@ -96,17 +96,22 @@ fn read_database(path: &Path, after: i64) -> Result<Option<(Vec<Found>, i64)>, S
         let created: i64 = row.get(3).unwrap_or(0);
         let directory: Option<String> = row.get(4).ok();
         last = last.max(created);
-        if session.as_ref().is_none_or(|(s, _, _)| *s != id) {
+        if session.as_ref().is_none_or(|s| s.id != id) {
             flush(session.take(), &label, &mut found);
-            let project = directory.is_some_and(|d| Path::new(&d).join(".git").exists());
-            session = Some((id, Conversation::default(), project));
+            let project = directory.as_ref().is_some_and(|d| Path::new(d).join(".git").exists());
+            session = Some(Talk { id, project, folder: directory, ..Talk::default() });
         }
-        let Some((_, talk, _)) = session.as_mut() else { continue };
+        let Some(s) = session.as_mut() else { continue };
         let Some((user, text)) = text_part(&message, &part) else { continue };
+        let before = s.talk.found.len();
         if user {
-            talk.user(&clean::prose(&text), n);
+            s.last = clean::prose(&text);
+            s.talk.user(&s.last, n);
         } else {
-            talk.assistant(&text);
+            s.talk.assistant(&text);
+        }
+        for (candidate, _) in &s.talk.found[before..] {
+            s.quotes.push(clean::quote_of(&s.last, &candidate.term));
         }
     }
     flush(session, &label, &mut found);
@@ -136,10 +141,23 @@ fn text_part(message: &str, part: &str) -> Option<(bool, String)> {
     Some((m.role == "user", p.text?))
 }
 
+/// One OpenCode session as it is read.
+#[derive(Default)]
 #[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
-fn flush(session: Option<(String, Conversation, bool)>, label: &str, out: &mut Vec<Found>) {
-    let Some((id, talk, project)) = session else { return };
-    out.extend(talk.found.into_iter().map(|(candidate, line)| Found {
+struct Talk {
+    id: String,
+    talk: Conversation,
+    project: bool,
+    folder: Option<String>,
+    /// The last user turn's prose, and the quote of each found candidate.
+    last: String,
+    quotes: Vec<String>,
+}
+
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
+fn flush(session: Option<Talk>, label: &str, out: &mut Vec<Found>) {
+    let Some(Talk { id, talk, project, folder, quotes, .. }) = session else { return };
+    out.extend(talk.found.into_iter().zip(quotes).map(|((candidate, line), quote)| Found {
         candidate,
         assistant: Assistant::OpenCode,
         path: format!("{label}#{id}"),
@@ -147,5 +165,7 @@ fn flush(session: Option<(String, Conversation, bool)>, label: &str, out: &mut V
         when: None,
         session: id.clone(),
         project,
+        folder: folder.clone(),
+        quote,
     }));
 }

@@ -190,10 +190,11 @@ fn scan(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)
     }
     let _lock = store.lock()?;
     let glossary = Glossary::load(store).unwrap_or_default();
+    let mut projects = Projects::new(store);
     let mut inbox = Inbox::load(store)?;
     inbox.version = 1;
     for f in found {
-        let Some(proposal) = proposal(f, &glossary) else { continue };
+        let Some(proposal) = proposal(f, &glossary, &mut projects) else { continue };
         if inbox.offer(proposal) {
             report.added += 1;
         }
@@ -204,18 +205,53 @@ fn scan(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)
     Ok((inbox, report))
 }
 
-/// A found candidate as a proposal, or none: a term already recorded (the near-duplicate
-/// rule), or text that holds a credential.
-fn proposal(f: Found, glossary: &Glossary) -> Option<Proposal> {
+/// The project glossaries of the folders sessions worked in, each loaded once.
+pub(crate) struct Projects<'s> {
+    user: &'s Store,
+    found: std::collections::HashMap<String, Option<(PathBuf, Glossary<'static>)>>,
+}
+
+impl<'s> Projects<'s> {
+    pub(crate) fn new(user: &'s Store) -> Self {
+        Projects { user, found: Default::default() }
+    }
+
+    /// The root and glossary of the project glossary that applies in `folder`, if any.
+    pub(crate) fn of(&mut self, folder: &str) -> Option<&(PathBuf, Glossary<'static>)> {
+        let user = self.user;
+        self.found
+            .entry(folder.to_string())
+            .or_insert_with(|| {
+                let project = crate::project::find(Path::new(folder), user)?;
+                let glossary = Glossary::load(&project.store).unwrap_or_default();
+                Some((project.root, glossary))
+            })
+            .as_ref()
+    }
+}
+
+/// Whether `glossary` holds `term` (or one the near-duplicate rule calls the same).
+pub(crate) fn holds(glossary: &Glossary, term: &str, explanation: &str) -> bool {
+    glossary.get(term).is_some()
+        || !crate::ops::duplicates::by_text(glossary, term, explanation).is_empty()
+}
+
+/// A found candidate as a proposal, or none: a term already recorded in the user's glossary
+/// or in the project glossary of the folder it came from (the near-duplicate rule), or text
+/// that holds a credential. A session in a folder with a project glossary is a project's.
+fn proposal(f: Found, glossary: &Glossary, projects: &mut Projects) -> Option<Proposal> {
     let c = f.candidate;
     if looks_like_secret(&c.term) || looks_like_secret(&c.explanation) {
         return None;
     }
-    if !crate::ops::duplicates::by_text(glossary, &c.term, &c.explanation).is_empty()
-        || glossary.get(&c.term).is_some()
-    {
+    if holds(glossary, &c.term, &c.explanation) {
         return None;
     }
+    let project = f.folder.as_deref().and_then(|d| projects.of(d));
+    if project.is_some_and(|(_, g)| holds(g, &c.term, &c.explanation)) {
+        return None;
+    }
+    let in_project = f.project || project.is_some();
     Some(Proposal {
         id: String::new(),
         term: c.term,
@@ -226,10 +262,12 @@ fn proposal(f: Found, glossary: &Glossary) -> Option<Proposal> {
         when: f.when,
         seen: 1,
         confidence: (c.confidence * 100.0).round() / 100.0,
-        scope_hint: if f.project { "project" } else { "user" }.to_string(),
+        scope_hint: if in_project { "project" } else { "user" }.to_string(),
         status: Status::Pending,
         sessions: vec![f.session],
         smart: None,
+        project: f.folder,
+        quote: f.quote,
     })
 }
 
@@ -266,10 +304,11 @@ fn read_file(assistant: Assistant, path: &Path, key: &str, from: Progress) -> Ou
         let mut text = String::with_capacity(len as usize);
         std::io::Read::read_to_string(&mut file, &mut text)
             .map_err(|e| format!("read failed: {e}"))?;
+        let folder = sources::gemini_folder(path);
         let (turns, garbled) = sources::gemini_whole(&text)
             .map_err(|_| "not a Gemini CLI session (a JSON object with messages)".to_string())?;
         for (turn, line) in turns {
-            session.turn(turn, line);
+            session.turn(Turn { folder: folder.clone(), ..turn }, line);
         }
         let progress = Progress { len, offset: len, line: 0, mtime };
         return Ok((progress, text.len() as u64, session.found(), garbled));
@@ -277,6 +316,9 @@ fn read_file(assistant: Assistant, path: &Path, key: &str, from: Progress) -> Ou
     file.seek(SeekFrom::Start(from.offset)).map_err(|e| e.to_string())?;
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     let mut parser = Parser::new(assistant);
+    if assistant == Assistant::Gemini {
+        parser.folder = sources::gemini_folder(path);
+    }
     // Gemini: where each record's proposals start, for a `$rewindTo` naming it.
     let mut marks: Vec<(String, usize)> = Vec::new();
     let (mut offset, mut line) = (from.offset, from.line);
@@ -336,6 +378,10 @@ struct Session<'k> {
     whens: Vec<Option<String>>,
     last_when: Option<String>,
     project: bool,
+    /// Per found candidate: the folder and the user's sentence it came from.
+    origins: Vec<(Option<String>, String)>,
+    /// The last user turn's prose and folder (the assistant's reply may confirm it).
+    last_user: (String, Option<String>),
 }
 
 impl<'k> Session<'k> {
@@ -347,25 +393,36 @@ impl<'k> Session<'k> {
             whens: Vec::new(),
             last_when: None,
             project: false,
+            origins: Vec::new(),
+            last_user: (String::new(), None),
         }
     }
 
-    fn turn(&mut self, Turn { user, text, when, in_project }: Turn, line: u64) {
+    fn turn(&mut self, Turn { user, text, when, in_project, folder }: Turn, line: u64) {
         self.project |= in_project;
+        let before = self.talk.found.len();
         if user {
-            self.talk.user(&clean::prose(&text), line);
+            let prose = clean::prose(&text);
+            self.talk.user(&prose, line);
             self.whens.resize(self.talk.found.len(), when.clone());
             self.last_when = when;
+            self.last_user = (prose, folder);
         } else {
             // The reply may confirm a definition of the user's turn: it dates from that turn.
             self.talk.assistant(&text);
             self.whens.resize(self.talk.found.len(), self.last_when.clone());
+        }
+        // What a turn found comes from the last user turn (an assistant's echo names it too).
+        for (candidate, _) in &self.talk.found[before..] {
+            let quote = clean::quote_of(&self.last_user.0, &candidate.term);
+            self.origins.push((self.last_user.1.clone(), quote));
         }
     }
 
     fn rewind(&mut self, keep: usize) {
         self.talk.rewind(keep);
         self.whens.truncate(keep);
+        self.origins.truncate(keep);
     }
 
     fn found(self) -> Vec<Found> {
@@ -378,7 +435,8 @@ impl<'k> Session<'k> {
             .found
             .into_iter()
             .zip(self.whens)
-            .map(|((candidate, line), when)| Found {
+            .zip(self.origins)
+            .map(|(((candidate, line), when), (folder, quote))| Found {
                 candidate,
                 assistant,
                 path: key.to_string(),
@@ -386,6 +444,8 @@ impl<'k> Session<'k> {
                 when,
                 session: session.clone(),
                 project,
+                folder,
+                quote,
             })
             .collect()
     }

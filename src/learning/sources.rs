@@ -7,7 +7,7 @@
 //! | Claude Code | `${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl` | `type:"user"` records whose `message.content` is text (not `tool_result`), not `isMeta`/`isSidechain`; `queue-operation`/`last-prompt` repeat the prompt and are skipped; our context arrives as an `attachment` record and is skipped |
 //! | Codex CLI | `${CODEX_HOME:-~/.codex}/sessions/**/rollout-*.jsonl` | `response_item` messages of role `user` whose `content_item_kinds` are all `user.*` (AGENTS.md and the environment come as a user message of other kinds; our context as a `developer` message); `event_msg` `user_message` in releases without `response_item` prompts |
 //! | Gemini CLI | `${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/session-*.jsonl` (before 0.39: whole `session-*.json`, [`gemini_whole`]) | `type:"user"` records: `displayContent` (the prompt without our `<hook_context>`), else `content`'s text parts (not `functionResponse`); `$set` of `messages` replaces what came before (a checkpoint; its first message is the session context), other `$set`s are metadata; `$rewindTo` discards the record it names and all after it; a record id seen before is skipped |
-//! | the thread journal | `threads/thread-*.md` | the fenced prompt under each entry's `### 用户请求` heading |
+//! | the thread journal | `threads/thread-*.md` | the fenced prompt under each entry's request heading, read by [`crate::journal::lines`] (either language, the writer's fence) |
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -112,6 +112,10 @@ pub struct Found {
     pub when: Option<String>,
     pub session: String,
     pub project: bool,
+    /// The folder the session worked in (absolute), when its store says.
+    pub folder: Option<String>,
+    /// The user's sentence the candidate came from.
+    pub quote: String,
 }
 
 /// One turn of a session.
@@ -123,6 +127,8 @@ pub struct Turn {
     pub when: Option<String>,
     /// The session works in a git project (the record names a git branch or a project root).
     pub in_project: bool,
+    /// The folder the session works in, when known.
+    pub folder: Option<String>,
 }
 
 /// Reads one file's lines into turns; a line it cannot read is `Err`.
@@ -132,25 +138,16 @@ pub struct Parser {
     ids: HashSet<String>,
     /// The session works in a git project.
     pub in_project: bool,
-    journal: JournalState,
+    /// The folder the session works in (Claude Code's `cwd`, Codex's `session_meta`, Gemini
+    /// CLI's `.project_root`), when known.
+    pub folder: Option<String>,
+    journal: crate::journal::lines::Reader,
     /// Gemini: the id of the record the last line held (a later `$rewindTo` may name it).
     pub last_id: Option<String>,
     /// Gemini: a `$rewindTo` record's id: that record and everything after it are discarded.
     pub rewind: Option<String>,
     /// Gemini: a checkpoint's turns (`$set` of `messages`): they replace all before them.
     pub checkpoint: Option<Vec<Turn>>,
-}
-
-#[derive(Debug, Default, PartialEq)]
-enum JournalState {
-    #[default]
-    Outside,
-    /// After the request heading, before its fence.
-    Request,
-    /// Inside the request's fence: the prompt so far.
-    Prompt(String),
-    /// In the answer's summary, up to the next entry.
-    Answer(String),
 }
 
 /// A line that is not what its source writes (not JSON, or not of the known shape).
@@ -165,7 +162,8 @@ impl Parser {
             assistant,
             ids: HashSet::new(),
             in_project: false,
-            journal: JournalState::Outside,
+            folder: None,
+            journal: crate::journal::lines::Reader::new(),
             last_id: None,
             rewind: None,
             checkpoint: None,
@@ -174,13 +172,13 @@ impl Parser {
 
     /// Whether a scan may stop after the last line (no entry half read).
     pub fn idle(&self) -> bool {
-        matches!(self.journal, JournalState::Outside)
+        self.journal.idle()
     }
 
     pub fn line(&mut self, line: &str) -> Line {
         match self.assistant {
             Assistant::Claude => self.claude(line),
-            Assistant::Codex => codex(line),
+            Assistant::Codex => self.codex(line),
             Assistant::Gemini => self.gemini(line),
             Assistant::Journal => Ok(self.journal(line)),
             Assistant::OpenCode => Ok(None),
@@ -188,8 +186,10 @@ impl Parser {
     }
 
     fn claude(&mut self, line: &str) -> Line {
-        // Most lines (tool results, attachments, progress) are not turns: a cheap look first.
-        if !(line.contains(r#""type":"user""#) || line.contains(r#""type":"assistant""#)) {
+        // Most lines (attachments, progress) are not turns: a cheap look first, which only
+        // skips lines that cannot be one whatever the JSON's spacing (a turn's type is the
+        // string "user" or "assistant", and those bytes are in it).
+        if !(line.contains(r#""user""#) || line.contains(r#""assistant""#)) {
             return Ok(None);
         }
         #[derive(Deserialize)]
@@ -202,6 +202,7 @@ impl Parser {
             sidechain: bool,
             #[serde(default, rename = "gitBranch")]
             branch: Option<&'a str>,
+            cwd: Option<String>,
             timestamp: Option<String>,
             #[serde(borrow)]
             message: Option<Message<'a>>,
@@ -215,6 +216,9 @@ impl Parser {
         if r.branch.is_some_and(|b| !b.is_empty()) {
             self.in_project = true;
         }
+        if r.cwd.is_some() {
+            self.folder = r.cwd;
+        }
         if r.meta || r.sidechain || !matches!(r.kind, "user" | "assistant") {
             return Ok(None);
         }
@@ -225,6 +229,7 @@ impl Parser {
             text,
             when: r.timestamp,
             in_project: self.in_project,
+            folder: self.folder.clone(),
         }))
     }
 
@@ -233,7 +238,8 @@ impl Parser {
         // all after it; a `$set` of `messages` is a checkpoint that replaces every message read
         // so far (the first one holds the session context); other `$set`s are metadata. The
         // caller drops what the discarded records proposed.
-        if line.starts_with(r#"{"$"#) {
+        let first_key = line.trim_start().strip_prefix('{').map(str::trim_start);
+        if first_key.is_some_and(|k| k.starts_with(r#""$"#)) {
             #[derive(Deserialize)]
             struct Meta<'a> {
                 #[serde(rename = "$rewindTo")]
@@ -261,7 +267,8 @@ impl Parser {
             }
             return Ok(None);
         }
-        if !(line.contains(r#""type":"user""#) || line.contains(r#""type":"gemini""#)) {
+        // Only skips lines that cannot be a message whatever the spacing (see `claude`).
+        if !(line.contains(r#""user""#) || line.contains(r#""gemini""#)) {
             return Ok(None);
         }
         self.gemini_record(line)
@@ -296,41 +303,37 @@ impl Parser {
             return Ok(None);
         };
         let text = text_of(content, user)?;
-        Ok(text.map(|text| Turn { user, text, when: r.timestamp, in_project: false }))
+        Ok(text.map(|text| Turn {
+            user,
+            text,
+            when: r.timestamp,
+            in_project: false,
+            folder: self.folder.clone(),
+        }))
     }
 
+    /// The journal, read by its own module ([`crate::journal::lines`]): the prompt is the
+    /// user's, the summary the assistant's.
     fn journal(&mut self, line: &str) -> Option<Turn> {
-        use JournalState::*;
-        let state = std::mem::take(&mut self.journal);
-        let (next, turn) = match state {
-            _ if line.starts_with("## ") => {
-                let turn = match state {
-                    Answer(text) => Some(Turn { user: false, text, when: None, in_project: false }),
-                    _ => None,
-                };
-                (Outside, turn)
-            }
-            Outside if line.starts_with("### 用户请求") => (Request, None),
-            Request if line.starts_with("```") => (Prompt(String::new()), None),
-            Prompt(text) if line.starts_with("```") => (
-                Answer(String::new()),
-                Some(Turn { user: true, text, when: None, in_project: false }),
-            ),
-            Prompt(mut text) => {
-                text.push_str(line);
-                text.push('\n');
-                (Prompt(text), None)
-            }
-            Answer(mut text) => {
-                text.push_str(line);
-                text.push('\n');
-                (Answer(text), None)
-            }
-            other => (other, None),
+        use crate::journal::lines::Read;
+        let (user, text, folder) = match self.journal.line(line)? {
+            Read::Prompt { text, folder } => (true, text, folder),
+            Read::Summary(text) => (false, text, None),
         };
-        self.journal = next;
-        turn
+        if folder.is_some() {
+            self.folder.clone_from(&folder);
+        }
+        Some(Turn { user, text, when: None, in_project: false, folder: self.folder.clone() })
     }
+}
+
+/// The folder a Gemini CLI session worked in: its project folder's `.project_root` (the
+/// session sits in `<project>/chats/`).
+pub fn gemini_folder(session: &Path) -> Option<String> {
+    let file = session.parent()?.parent()?.join(".project_root");
+    let text = std::fs::read_to_string(file).ok()?;
+    let folder = text.trim();
+    (!folder.is_empty()).then(|| folder.to_string())
 }
 
 /// The turns of a whole-file Gemini CLI session (`session-*.json`, releases before 0.39: one
@@ -362,12 +365,50 @@ pub fn gemini_whole(text: &str) -> std::result::Result<(Vec<(Turn, u64)>, usize)
     Ok((turns, garbled))
 }
 
-fn codex(line: &str) -> Line {
-    let interesting =
-        line.contains(r#""type":"response_item""#) || line.contains(r#""type":"user_message""#);
-    if !interesting {
-        return Ok(None);
+impl Parser {
+    fn codex(&mut self, line: &str) -> Line {
+        // Only skips lines that cannot be a turn or the session's metadata whatever the
+        // spacing: the record types are these strings.
+        let interesting = line.contains(r#""response_item""#)
+            || line.contains(r#""user_message""#)
+            || line.contains(r#""session_meta""#);
+        if !interesting {
+            return Ok(None);
+        }
+        if line.contains(r#""session_meta""#) {
+            if let Some(meta) = session_meta(line) {
+                self.in_project |= meta.git.is_some();
+                if meta.cwd.is_some() {
+                    self.folder = meta.cwd;
+                }
+                return Ok(None);
+            }
+        }
+        let turn = codex(line)?;
+        Ok(turn.map(|t| Turn { in_project: self.in_project, folder: self.folder.clone(), ..t }))
     }
+}
+
+#[derive(Deserialize)]
+struct SessionMeta {
+    cwd: Option<String>,
+    git: Option<serde::de::IgnoredAny>,
+}
+
+/// A Codex `session_meta` record's payload (the session's folder, and whether it is a git
+/// work tree), or `None` when the line is another record.
+fn session_meta(line: &str) -> Option<SessionMeta> {
+    #[derive(Deserialize)]
+    struct Record {
+        #[serde(rename = "type")]
+        kind: String,
+        payload: Option<SessionMeta>,
+    }
+    let r: Record = serde_json::from_str(line).ok()?;
+    (r.kind == "session_meta").then_some(r.payload).flatten()
+}
+
+fn codex(line: &str) -> Line {
     #[derive(Deserialize)]
     struct Record<'a> {
         timestamp: Option<String>,
@@ -405,11 +446,15 @@ fn codex(line: &str) -> Line {
             }
             let Some(content) = r.payload.content else { return Ok(None) };
             let text = text_of(content, user)?;
-            Ok(text.map(|text| Turn { user, text, when, in_project: false }))
+            Ok(text.map(|text| Turn { user, text, when, in_project: false, folder: None }))
         }
-        ("event_msg", "user_message", _) => {
-            Ok(r.payload.message.map(|text| Turn { user: true, text, when, in_project: false }))
-        }
+        ("event_msg", "user_message", _) => Ok(r.payload.message.map(|text| Turn {
+            user: true,
+            text,
+            when,
+            in_project: false,
+            folder: None,
+        })),
         _ => Ok(None),
     }
 }
@@ -474,6 +519,29 @@ mod tests {
     }
 
     #[test]
+    fn records_are_read_whatever_their_spacing() {
+        let claude = r#"{"type": "user", "cwd": "/w/p", "message": {"role": "user", "content": "we call e f"}}"#;
+        let t = turns(Assistant::Claude, &[claude]);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].folder.as_deref(), Some("/w/p"));
+        let codex = [
+            r#"{"type": "session_meta", "payload": {"cwd": "/w/q", "git": {"branch": "main"}}}"#,
+            r#"{"type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "we call e f"}]}}"#,
+        ];
+        let t = turns(Assistant::Codex, &codex);
+        assert_eq!(t.len(), 1);
+        assert!(t[0].in_project && t[0].folder.as_deref() == Some("/w/q"));
+        let gemini = [
+            r#"{ "$set": {"messages": [{"id": "a", "type": "user", "content": [{"text": "hi"}]}]}}"#,
+            r#"{"id": "b", "type": "user", "content": [{"text": "we call e f"}]}"#,
+        ];
+        let mut p = Parser::new(Assistant::Gemini);
+        assert_eq!(p.line(gemini[0]), Ok(None));
+        assert_eq!(p.checkpoint.take().map(|c| c.len()), Some(1));
+        assert!(p.line(gemini[1]).unwrap().is_some_and(|t| t.text == "we call e f"));
+    }
+
+    #[test]
     fn the_journal_prompt_is_the_fenced_request() {
         let t = turns(
             Assistant::Journal,
@@ -492,7 +560,7 @@ mod tests {
             ],
         );
         assert_eq!(t.len(), 2);
-        assert!(t[0].user && t[0].text == "we call a b\n");
+        assert!(t[0].user && t[0].text == "we call a b");
         assert!(!t[1].user && t[1].text.contains("ok then"));
     }
 }

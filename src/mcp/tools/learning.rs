@@ -37,8 +37,11 @@ pub const INBOX: Tool = Tool {
     description: "The inbox of proposed glossary entries. action list (the default) returns \
         the pending proposals; accept records the proposals ids name (through record: the same \
         checks and refusals; explanation replaces the proposed text of a single proposal; \
-        project: true records in the project's glossary); reject drops them for good. Accept or \
-        reject only what the user approved or turned down in this conversation.",
+        project: true records in the current folder's project glossary, user: true in the \
+        user's; by default a project proposal accepted inside the project it came from goes to \
+        that project's glossary, anything else to the user's); reject drops them for good. Each \
+        proposal names its project folder and quotes the user's sentence. Accept or reject only \
+        what the user approved or turned down in this conversation.",
     schema: || {
         json!({
             "type": "object",
@@ -46,7 +49,8 @@ pub const INBOX: Tool = Tool {
                 "action": {"type": "string", "enum": ["list", "accept", "reject"], "default": "list"},
                 "ids": {"type": "array", "items": {"type": "string"}, "description": "The proposals' ids (accept, reject)."},
                 "explanation": {"type": "string", "description": "accept, one id: record this explanation instead."},
-                "project": {"type": "boolean", "description": "accept: record in the project's glossary.", "default": false}
+                "project": {"type": "boolean", "description": "accept: record in the current folder's project glossary.", "default": false},
+                "user": {"type": "boolean", "description": "accept: record in the user's glossary, also a project proposal.", "default": false}
             },
             "additionalProperties": false
         })
@@ -76,7 +80,7 @@ pub fn suggest(store: &Store, a: SuggestArgs) -> Result<Payload> {
         .ok_or_else(|| Error::bad_input("cannot find the home folder: HOME is not set", None))?;
     let (inbox, report) =
         learning::suggest(store, &home, &learning::Options { since, assistants })?;
-    let mut answer = pending(&inbox);
+    let mut answer = pending(store, &inbox);
     answer["new"] = json!(report.added);
     answer["skipped"] = json!(report.skipped);
     Ok(Payload::listing(answer, "proposals"))
@@ -91,6 +95,8 @@ pub struct InboxArgs {
     explanation: Option<String>,
     #[serde(default)]
     project: bool,
+    #[serde(default)]
+    user: bool,
 }
 
 pub fn inbox(store: &Store, a: InboxArgs) -> Result<Payload> {
@@ -101,7 +107,7 @@ pub fn inbox(store: &Store, a: InboxArgs) -> Result<Payload> {
         Ok(())
     };
     match a.action.as_deref().unwrap_or("list") {
-        "list" => Ok(Payload::listing(pending(&Inbox::load(store)?), "proposals")),
+        "list" => Ok(Payload::listing(pending(store, &Inbox::load(store)?), "proposals")),
         "reject" => {
             need_ids()?;
             let rejected = decide::reject(store, &a.ids)?;
@@ -114,23 +120,27 @@ pub fn inbox(store: &Store, a: InboxArgs) -> Result<Payload> {
             if a.explanation.is_some() && a.ids.len() != 1 {
                 return Err(Error::bad_input("inbox: explanation goes with one id", None));
             }
-            let project = if a.project {
-                let here = std::env::current_dir()
-                    .map_err(|e| Error::io(".", "find the current folder", e))?;
-                Some(crate::project::for_writing(&here, store))
-            } else {
-                None
+            if a.project && a.user {
+                return Err(Error::bad_input("inbox: project and user exclude each other", None));
+            }
+            let here = std::env::current_dir()
+                .map_err(|e| Error::io(".", "find the current folder", e))?;
+            let want = match (a.project, a.user) {
+                (true, _) => decide::Want::Project,
+                (_, true) => decide::Want::User,
+                _ => decide::Want::Auto,
             };
             let mut recorded = Vec::new();
             for id in &a.ids {
+                let route = decide::route(store, &decide::get(store, id)?, &here, want);
                 let (_, outcome) = decide::accept(
                     store,
-                    project.as_ref(),
+                    route.project.as_ref(),
                     id,
                     a.explanation.as_deref(),
                     crate::ops::actions::Writer::Model,
                 )?;
-                recorded.push(json!({"term": outcome.term, "explanation": outcome.explanation}));
+                recorded.push(json!({"term": outcome.term, "explanation": outcome.explanation, "in": route.why}));
             }
             Ok(Payload::plain(json!({"recorded": recorded})))
         }
@@ -141,7 +151,7 @@ pub fn inbox(store: &Store, a: InboxArgs) -> Result<Payload> {
     }
 }
 
-fn pending(inbox: &Inbox) -> Value {
-    let proposals: Vec<Value> = records(&inbox.pending()).objects().collect();
+fn pending(store: &Store, inbox: &Inbox) -> Value {
+    let proposals: Vec<Value> = records(&decide::shown(store, inbox)).objects().collect();
     json!({"total": proposals.len(), "proposals": proposals})
 }
