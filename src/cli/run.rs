@@ -240,7 +240,13 @@ pub(super) fn run(command: Command) -> Result<u8> {
             // The settings choose the instruction block's language.
             warn_config(&store);
             let options = install::Options { dry_run, allow_record, mcp, git: true };
-            print_install(install::run(&store, install::Mode::Install, &platforms, options)?)
+            let report = install::run(&store, install::Mode::Install, &platforms, options)?;
+            let found = report.none_found.is_none();
+            let code = print_install(report)?;
+            if found {
+                println!("{}", crate::learning::capture::install_line(&store));
+            }
+            Ok(code)
         }
         Command::Uninstall { platforms, dry_run, mcp } => {
             let options = install::Options { dry_run, allow_record: false, mcp, git: !mcp };

@@ -263,6 +263,10 @@ fn print_stats_text(s: &crate::ops::stats::Stats, filter: Filter) {
             println!("  {}", crate::guard::credential_line(c));
         }
     }
+    match crate::learning::capture::pending_line(s.proposals_pending) {
+        Some(line) => println!("proposals      {line}"),
+        None => println!("proposals      none waiting"),
+    }
     if s.never_hit() > 0 && s.prompts_hit > 0 {
         println!("list the terms never hit: tinylingo stats --format tsv | awk -F'\\t' '$2 == 0'");
     }

@@ -87,7 +87,23 @@ pub fn run(scopes: &Scopes) -> Vec<Check> {
     out.extend(guard(scopes));
     out.push(smart(&settings));
     out.push(journal(store));
+    out.push(learning(store, &settings));
     out
+}
+
+/// Learning: whether the capture is on, and the proposals waiting in the inbox (never a
+/// failure: they wait for the person).
+fn learning(store: &Store, settings: &Settings) -> Check {
+    let capture = match settings.learn.capture {
+        true => "capture on",
+        false => "capture off (`tinylingo config learn.capture true`; `tinylingo suggest` scans)",
+    };
+    let waiting = crate::learning::capture::pending(store);
+    let detail = match crate::learning::capture::pending_line(waiting) {
+        Some(line) => format!("{capture}; {line}"),
+        None => format!("{capture}; no proposal waiting"),
+    };
+    Check::ok("learning", None, detail)
 }
 
 /// The project glossary of the current folder, when there is one: it must parse (git may
