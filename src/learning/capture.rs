@@ -84,7 +84,8 @@ pub fn spawn(source: Assistant, file: &Path) -> std::io::Result<()> {
 pub fn run(args: &[String]) -> u8 {
     let Ok(store) = Store::locate() else { return 1 };
     let log = |line: String| crate::debug_log::log_failure(&store, &format!("capture: {line}"));
-    let (Some(source), Some(file)) = (args.first().and_then(|a| Assistant::from_name(a)), args.get(1))
+    let (Some(source), Some(file)) =
+        (args.first().and_then(|a| Assistant::from_name(a)), args.get(1))
     else {
         log(format!("arguments not understood: {args:?}"));
         return 2;
@@ -206,9 +207,8 @@ pub fn pending_line(count: usize) -> Option<String> {
 
 /// The line `install` ends with: whether the capture is on, how to review, how to turn it off.
 pub fn install_line(store: &Store) -> String {
-    let settings = crate::store::config::Config::load(store)
-        .map(|c| c.settings().0)
-        .unwrap_or_default();
+    let settings =
+        crate::store::config::Config::load(store).map(|c| c.settings().0).unwrap_or_default();
     let waiting = match pending(store) {
         0 => String::new(),
         n => format!(" ({n} waiting)"),

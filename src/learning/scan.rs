@@ -125,9 +125,8 @@ fn scan_some(
     let scanned_path = store.dir().join(SCANNED_FILE);
     let mut scanned: Scanned = read_json(&scanned_path).unwrap_or_default();
     let one = only.is_some();
-    let chosen = |a: Assistant| {
-        !one && (options.assistants.is_empty() || options.assistants.contains(&a))
-    };
+    let chosen =
+        |a: Assistant| !one && (options.assistants.is_empty() || options.assistants.contains(&a));
 
     let mut work = Vec::from_iter(only);
     for assistant in Assistant::FILES.into_iter().filter(|a| chosen(*a)) {

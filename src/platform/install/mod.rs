@@ -111,7 +111,8 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
     // plan first; then plan again under the lock (serialising with other writers) and apply.
     // While the journal or the capture is on, install registers the after-response hooks too.
     let after = After::of(store);
-    let plan = |installed: &Installed| plan(mode, options, after, &targets, &home, &link, installed);
+    let plan =
+        |installed: &Installed| plan(mode, options, after, &targets, &home, &link, installed);
     let report = plan(&Installed::load(store, &shape::shape))?;
     if dry_run || report.sections.iter().all(|s| s.error.is_some()) {
         return Ok(report);
@@ -141,15 +142,15 @@ pub(crate) struct After {
 
 impl After {
     pub(crate) fn of(store: &Store) -> After {
-        let settings = crate::store::config::Config::load(store)
-            .map(|c| c.settings().0)
-            .unwrap_or_default();
+        let settings =
+            crate::store::config::Config::load(store).map(|c| c.settings().0).unwrap_or_default();
         After { journal: settings.thread.enabled, capture: settings.learn.capture }
     }
 
     /// Whether `spec`'s after-response hook is wanted.
     pub(crate) fn wanted(self, spec: &Spec) -> bool {
-        self.journal || (self.capture && crate::learning::capture::source_of(spec.platform).is_some())
+        self.journal
+            || (self.capture && crate::learning::capture::source_of(spec.platform).is_some())
     }
 
     /// What the report says the hook is for.
