@@ -185,3 +185,21 @@ fn a_transcript_outside_the_assistants_sessions_is_not_read() {
     std::thread::sleep(Duration::from_secs(1));
     assert!(inbox_terms(&home).is_empty());
 }
+
+#[test]
+fn a_codex_stop_without_a_transcript_path_is_found_by_its_session_id() {
+    let home = Home::seeded();
+    let id = "01a21480-14ec-7b81-85c8-0ee4e101cfcd";
+    let dir = home.path().join(".codex/sessions/2026/11/27");
+    fs::create_dir_all(&dir).unwrap();
+    let line = json!({"timestamp": "2026-11-27T10:00:00Z", "type": "event_msg",
+                      "payload": {"type": "user_message", "message": "we call the db box zed"}});
+    fs::write(dir.join(format!("rollout-2026-11-27T10-00-00-{id}.jsonl")), format!("{line}\n"))
+        .unwrap();
+    let event = json!({"session_id": id, "turn_id": "t", "model": "gpt-x",
+                       "last_assistant_message": null, "transcript_path": null});
+    let out = home.run_with_stdin(&["hook", "codex", "after"], Some(event.to_string().as_bytes()));
+    out.ok();
+    assert_eq!(out.stdout, "");
+    assert_eq!(wait_for_inbox(&home), ["zed"]);
+}

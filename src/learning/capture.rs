@@ -50,14 +50,40 @@ pub fn source_of(platform: Platform) -> Option<Assistant> {
 
 /// The session file to capture from an after-response `event` of `platform`: its transcript
 /// path, when it lies in the folder `suggest` reads that assistant's sessions from.
+///
+/// Codex CLI's `Stop` may come without a transcript path (null): its session id then stands
+/// for the file, as `<sessions>/*-<id>.jsonl` (the rollout files end with the id), which the
+/// capture looks up ([`resolve`]), not the hook.
 pub fn session_file(platform: Platform, event: &serde_json::Value) -> Option<(Assistant, PathBuf)> {
     let source = source_of(platform)?;
     let text = |f: &str| event.get(f).and_then(|v| v.as_str()).filter(|t| !t.is_empty());
-    let path = PathBuf::from(text("transcript_path").or_else(|| text("transcriptPath"))?);
     let home = crate::store::home_dir()?;
     let folder = platform.sessions_folder(&home)?;
+    let path = match text("transcript_path").or_else(|| text("transcriptPath")) {
+        Some(path) => PathBuf::from(path),
+        None if source == Assistant::Codex => {
+            let id = text("session_id")?;
+            let plain = |c: char| c.is_ascii_alphanumeric() || c == '-';
+            (id.len() <= 100 && id.chars().all(plain)).then_some(())?;
+            folder.join(format!("{ANY}-{id}.jsonl"))
+        }
+        None => return None,
+    };
     (path.starts_with(&folder) && !path.components().any(|c| c.as_os_str() == ".."))
         .then_some((source, path))
+}
+
+/// What a queued file name starts with when it stands for any file ending with the rest.
+const ANY: &str = "*";
+
+/// The session file `file` names: itself, or for a `*-<id>.jsonl` the one file of the
+/// source's sessions whose name ends with `-<id>.jsonl`.
+fn resolve(store: &Store, source: Assistant, file: &Path) -> Option<PathBuf> {
+    let name = file.file_name()?.to_string_lossy();
+    let Some(end) = name.strip_prefix(ANY) else { return Some(file.to_path_buf()) };
+    let home = crate::store::home_dir()?;
+    let files = super::sources::files(source, &home, store).ok()?;
+    files.into_iter().find(|f| f.file_name().is_some_and(|n| n.to_string_lossy().ends_with(end)))
 }
 
 /// Starts the capture of `file` in a detached process and returns at once.
@@ -142,7 +168,10 @@ fn take_queue(store: &Store) -> Option<Vec<(Assistant, PathBuf)>> {
 }
 
 fn capture(store: &Store, source: Assistant, file: &Path, log: &dyn Fn(String)) {
-    match super::scan::scan_session(store, source, file) {
+    let Some(file) = resolve(store, source, file) else {
+        return log(format!("{}: no such session", file.display()));
+    };
+    match super::scan::scan_session(store, source, &file) {
         Ok(report) => {
             for why in &report.skipped {
                 log(why.clone());
@@ -203,6 +232,16 @@ pub fn pending_line(count: usize) -> Option<String> {
         1 => Some("1 glossary proposal waiting: `tinylingo inbox` to review it".into()),
         n => Some(format!("{n} glossary proposals waiting: `tinylingo inbox` to review them")),
     }
+}
+
+/// `doctor`'s line: the capture on or off, and the proposals waiting.
+pub fn summary(store: &Store, settings: &crate::store::config::Settings) -> String {
+    let capture = match settings.learn.capture {
+        true => "capture on",
+        false => "capture off (`tinylingo config learn.capture true`; `tinylingo suggest` scans)",
+    };
+    let waiting = pending_line(pending(store)).unwrap_or_else(|| "no proposal waiting".into());
+    format!("{capture}; {waiting}")
 }
 
 /// The line `install` ends with: whether the capture is on, how to review, how to turn it off.

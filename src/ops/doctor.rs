@@ -76,8 +76,7 @@ impl Check {
 pub fn run(scopes: &Scopes) -> Vec<Check> {
     let store = &scopes.user;
     let (settings, mut checks) = configuration(store);
-    let journal_on = settings.thread.enabled;
-    let mut out = assistants(store, journal_on);
+    let mut out = assistants(store, (settings.thread.enabled, settings.learn.capture));
     out.append(&mut checks);
     out.extend(glossary_and_index(store));
     if let Some(check) = project(scopes) {
@@ -87,23 +86,9 @@ pub fn run(scopes: &Scopes) -> Vec<Check> {
     out.extend(guard(scopes));
     out.push(smart(&settings));
     out.push(journal(store));
-    out.push(learning(store, &settings));
+    // Learning: the capture on or off, the proposals waiting (never a failure).
+    out.push(Check::ok("learning", None, crate::learning::capture::summary(store, &settings)));
     out
-}
-
-/// Learning: whether the capture is on, and the proposals waiting in the inbox (never a
-/// failure: they wait for the person).
-fn learning(store: &Store, settings: &Settings) -> Check {
-    let capture = match settings.learn.capture {
-        true => "capture on",
-        false => "capture off (`tinylingo config learn.capture true`; `tinylingo suggest` scans)",
-    };
-    let waiting = crate::learning::capture::pending(store);
-    let detail = match crate::learning::capture::pending_line(waiting) {
-        Some(line) => format!("{capture}; {line}"),
-        None => format!("{capture}; no proposal waiting"),
-    };
-    Check::ok("learning", None, detail)
 }
 
 /// The project glossary of the current folder, when there is one: it must parse (git may
@@ -287,7 +272,7 @@ fn privacy(store: &Store) -> Check {
 }
 
 /// The checks of every assistant that is there or still has our registration.
-fn assistants(store: &Store, journal_on: bool) -> Vec<Check> {
+fn assistants(store: &Store, (journal_on, capture_on): (bool, bool)) -> Vec<Check> {
     let Some(home) = home_dir() else {
         let fix = "set HOME to the folder the assistants keep their settings in";
         return vec![Check::fail("assistants", None, "HOME is not set", fix)];
@@ -306,7 +291,7 @@ fn assistants(store: &Store, journal_on: bool) -> Vec<Check> {
         let detail = format!("no assistant found (looked for {})", looked.join(", "));
         return vec![Check::ok("assistants", None, detail)];
     }
-    let at = Place { home: &home, link: &link, journal_on };
+    let at = Place { home: &home, link: &link, journal_on, capture_on };
     found.into_iter().flat_map(|p| assistant(p.spec(), &at)).collect()
 }
 
@@ -315,6 +300,8 @@ struct Place<'a> {
     home: &'a Path,
     link: &'a Path,
     journal_on: bool,
+    /// `learn.capture`: the after-response hook of the assistants it reads is wanted too.
+    capture_on: bool,
 }
 
 fn assistant(spec: &Spec, at: &Place) -> Vec<Check> {
@@ -383,13 +370,15 @@ fn command_hook(
         let detail = format!("registered under {event} as `{command}`; install writes `{wanted}`");
         Check::fail("prompt hook", p, detail, install_fix(spec))
     });
-    if let (Some(after), true) = (spec.after_event, at.journal_on) {
+    let capture = at.capture_on && crate::learning::capture::source_of(spec.platform).is_some();
+    if let (Some(after), true) = (spec.after_event, at.journal_on || capture) {
+        let why = if at.journal_on { "the thread journal" } else { "learning capture" };
         checks.push(match settings.ours_under(after, entry.grouped) {
             Some(_) => Check::ok("after-response hook", p, format!("registered under {after}")),
             None => Check::fail(
                 "after-response hook",
                 p,
-                format!("the thread journal is on but no tinylingo hook is under {after}"),
+                format!("{why} is on but no tinylingo hook is under {after}"),
                 install_fix(spec),
             ),
         });
