@@ -229,7 +229,14 @@ pub(super) fn run(command: Command) -> Result<u8> {
             crate::mcp::serve(store)?;
             Ok(SUCCESS)
         }
-        Command::Doctor { format } => show::doctor(&crate::ops::doctor::run(&scopes), format),
+        Command::Doctor { format } => {
+            let mut checks = crate::ops::doctor::run(&scopes);
+            // Learning: the capture on or off, the proposals waiting (never a failure).
+            let settings = Config::load(&store).map(|c| c.settings().0).unwrap_or_default();
+            let learning = crate::learning::capture::summary(&store, &settings);
+            checks.push(crate::ops::doctor::Check::info("learning", learning));
+            show::doctor(&checks, format)
+        }
         Command::Instructions { language } => {
             warn_config(&store);
             let language = language.unwrap_or_else(config::configured_language);

@@ -212,7 +212,8 @@ fn print_match_text(o: &Outcome, words: &MatchLabels) {
 /// `stats`: a summary for people, the whole report as one JSON object, or one record per term
 /// (`term`, `hits`, `last_hit`) in the line formats.
 pub(super) fn stats(scopes: &Scopes, filter: Filter, format: Format) -> Result<u8> {
-    let stats = crate::ops::stats::stats(scopes, filter)?;
+    let mut stats = crate::ops::stats::stats(scopes, filter)?;
+    stats.proposals_pending = crate::learning::capture::pending(&scopes.user);
     match format {
         Format::Json => println!("{}", pretty_json(&stats.to_json())),
         Format::Text => print_stats_text(&stats, filter),

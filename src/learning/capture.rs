@@ -39,6 +39,7 @@ const NEWS: &str = "capture.news";
 const NEWS_TAKEN: &str = "capture.news.taken";
 
 /// The source whose session files an assistant's after-response event names, if we read them.
+/// ([`Platform::captures`]).
 pub fn source_of(platform: Platform) -> Option<Assistant> {
     match platform {
         Platform::Claude => Some(Assistant::Claude),

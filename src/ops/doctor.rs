@@ -57,6 +57,12 @@ pub struct Check {
 }
 
 impl Check {
+    /// A check that only reports (never a failure): the caller's, for what `ops` does not
+    /// read itself (the learning inbox, `doctor`'s last line).
+    pub fn info(check: &'static str, detail: String) -> Check {
+        Check::ok(check, None, detail)
+    }
+
     fn ok(check: &'static str, assistant: Option<Platform>, detail: impl Into<String>) -> Check {
         Check { check, assistant, ok: true, detail: detail.into(), fix: None }
     }
@@ -86,8 +92,6 @@ pub fn run(scopes: &Scopes) -> Vec<Check> {
     out.extend(guard(scopes));
     out.push(smart(&settings));
     out.push(journal(store));
-    // Learning: the capture on or off, the proposals waiting (never a failure).
-    out.push(Check::ok("learning", None, crate::learning::capture::summary(store, &settings)));
     out
 }
 
@@ -370,7 +374,7 @@ fn command_hook(
         let detail = format!("registered under {event} as `{command}`; install writes `{wanted}`");
         Check::fail("prompt hook", p, detail, install_fix(spec))
     });
-    let capture = at.capture_on && crate::learning::capture::source_of(spec.platform).is_some();
+    let capture = at.capture_on && spec.platform.captures();
     if let (Some(after), true) = (spec.after_event, at.journal_on || capture) {
         let why = if at.journal_on { "the thread journal" } else { "learning capture" };
         checks.push(match settings.ours_under(after, entry.grouped) {

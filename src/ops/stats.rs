@@ -53,7 +53,8 @@ pub struct Stats {
     pub per_term: Vec<(String, TermUsage, Option<SystemTime>, Origin)>,
     /// The entries that hold what looks like a credential, masked ([`crate::guard`]).
     pub credentials: Vec<(Origin, crate::guard::secrets::Stored)>,
-    /// The glossary proposals waiting in the inbox (`tinylingo inbox` reviews them).
+    /// The glossary proposals waiting in the inbox (`tinylingo inbox` reviews them): filled
+    /// in by the caller, since the inbox is the learning module's.
     pub proposals_pending: usize,
 }
 
@@ -154,7 +155,7 @@ pub fn stats(scopes: &Scopes, filter: Filter) -> Result<Stats> {
             since: (usage.since > 0).then(|| at(usage.since)),
             per_term,
             credentials: crate::guard::credentials(glossaries),
-            proposals_pending: crate::learning::capture::pending(store),
+            proposals_pending: 0,
         })
     })?
 }

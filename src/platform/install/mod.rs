@@ -149,13 +149,12 @@ impl After {
 
     /// Whether `spec`'s after-response hook is wanted.
     pub(crate) fn wanted(self, spec: &Spec) -> bool {
-        self.journal
-            || (self.capture && crate::learning::capture::source_of(spec.platform).is_some())
+        self.journal || (self.capture && spec.platform.captures())
     }
 
     /// What the report says the hook is for.
     pub(crate) fn what(self, spec: &Spec) -> &'static str {
-        let capture = self.capture && crate::learning::capture::source_of(spec.platform).is_some();
+        let capture = self.capture && spec.platform.captures();
         match (capture, self.journal) {
             (true, true) => "learning capture, thread journal",
             (true, false) => "learning capture",
