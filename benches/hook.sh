@@ -80,7 +80,9 @@ e = json.load(open(sys.argv[1])); e["cwd"] = sys.argv[2]; json.dump(e, open(sys.
     "$work/event.json" "$cwd"
   if [ "${DEDUPE:-0}" = 1 ]; then "$bin" config inject.dedupe true 2>/dev/null; fi
   if [ "${SUBSTRING:-0}" = 1 ]; then "$bin" config matching.wordBoundary false 2>/dev/null; fi
-  if [ "${JOURNAL:-0}" = 1 ]; then "$bin" config thread.enabled true 2>/dev/null; fi
+  # THREAD=0 with JOURNAL=1: the after-response hooks measured with the journal off (the
+  # capture's hook alone).
+  if [ "${JOURNAL:-0}" = 1 ] && [ "${THREAD:-1}" = 1 ]; then "$bin" config thread.enabled true 2>/dev/null; fi
   if [ "${CAPTURE:-1}" = 0 ]; then "$bin" config learn.capture false 2>/dev/null; fi
   # The benchmark is only meaningful if the hook really answers from the mapped index.
   out=$("$bin" hook claude <"$work/event.json")

@@ -88,20 +88,58 @@ fn resolve(store: &Store, source: Assistant, file: &Path) -> Option<PathBuf> {
 }
 
 /// Starts the capture of `file` in a detached process and returns at once.
+///
+/// On Unix a plain `fork`: the child makes a session of its own (`setsid`: the client's
+/// signals to the hook's group do not reach it), puts `/dev/null` on its stdin, stdout and
+/// stderr (the client waits for the hook's pipes to close, never for it) and `exec`s the
+/// binary; the hook does not wait for the `exec`, as `std::process::Command` would, which
+/// is most of a spawn's cost. Not waited for: it outlives the hook, and init reaps it.
+#[cfg(unix)]
+pub fn spawn(source: Assistant, file: &Path) -> std::io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let exe = std::env::current_exe()?;
+    let c = |b: &[u8]| CString::new(b).map_err(std::io::Error::other);
+    let args = [
+        c(exe.as_os_str().as_bytes())?,
+        c(COMMAND.as_bytes())?,
+        c(source.name().as_bytes())?,
+        c(file.as_os_str().as_bytes())?,
+    ];
+    let mut argv: Vec<*const libc::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+    argv.push(std::ptr::null());
+    let null = c(b"/dev/null")?;
+    // SAFETY: the hook is single-threaded; between `fork` and `exec` the child makes only
+    // async-signal-safe calls on memory prepared before the fork.
+    unsafe {
+        match libc::fork() {
+            -1 => Err(std::io::Error::last_os_error()),
+            0 => {
+                libc::setsid();
+                let fd = libc::open(null.as_ptr(), libc::O_RDWR);
+                if fd >= 0 {
+                    for target in 0..3 {
+                        libc::dup2(fd, target);
+                    }
+                    if fd > 2 {
+                        libc::close(fd);
+                    }
+                }
+                libc::execv(argv[0], argv.as_ptr());
+                libc::_exit(127)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Starts the capture of `file` in a detached process and returns at once.
+#[cfg(not(unix))]
 pub fn spawn(source: Assistant, file: &Path) -> std::io::Result<()> {
     use std::process::{Command, Stdio};
-    let exe = std::env::current_exe()?;
-    let mut command = Command::new(exe);
-    command
-        .arg(COMMAND)
-        .arg(source.name())
-        .arg(file)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    // Not waited for: it outlives the hook, and init reaps it.
+    let mut command = Command::new(std::env::current_exe()?);
+    command.arg(COMMAND).arg(source.name()).arg(file);
+    command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
     command.spawn().map(drop)
 }
 
