@@ -15,7 +15,10 @@
 #                           prompt, and the after-response hook is measured against the no-op
 #                           too: Gemini's (`hook gemini after`, whose event carries prompt and
 #                           answer), and Claude Code's, which reads the model from a transcript
-#                           of TRANSCRIPT_MB (default 20) MB
+#                           of TRANSCRIPT_MB (default 20) MB. Both events name a session file in
+#                           the assistant's sessions folder (CLAUDE_CONFIG_DIR and
+#                           GEMINI_CLI_HOME point into the work folder), so that the capture
+#                           (`learn.capture`, on unless CAPTURE=0) is started as in real use
 #         PROJECT=N         add a trusted project glossary of N terms: `.tinylingo/` in a temporary
 #                           git folder, which is the event's cwd (a few levels down), so the hook
 #                           walks up to it and merges its hits with the user's. Its terms are the
@@ -77,7 +80,10 @@ e = json.load(open(sys.argv[1])); e["cwd"] = sys.argv[2]; json.dump(e, open(sys.
     "$work/event.json" "$cwd"
   if [ "${DEDUPE:-0}" = 1 ]; then "$bin" config inject.dedupe true 2>/dev/null; fi
   if [ "${SUBSTRING:-0}" = 1 ]; then "$bin" config matching.wordBoundary false 2>/dev/null; fi
-  if [ "${JOURNAL:-0}" = 1 ]; then "$bin" config thread.enabled true 2>/dev/null; fi
+  # THREAD=0 with JOURNAL=1: the after-response hooks measured with the journal off (the
+  # capture's hook alone).
+  if [ "${JOURNAL:-0}" = 1 ] && [ "${THREAD:-1}" = 1 ]; then "$bin" config thread.enabled true 2>/dev/null; fi
+  if [ "${CAPTURE:-1}" = 0 ]; then "$bin" config learn.capture false 2>/dev/null; fi
   # The benchmark is only meaningful if the hook really answers from the mapped index.
   out=$("$bin" hook claude <"$work/event.json")
   case "$out" in *TinyLingo*) ;; *) echo "hook gave no block at $n terms: $out" >&2; exit 1 ;; esac
@@ -110,14 +116,19 @@ e = json.load(open(sys.argv[1])); e["cwd"] = sys.argv[2]; json.dump(e, open(sys.
     answer=$(printf '%s\n\n' "我先看了 src/modules/bgremove 里的实现。" "- 边缘检测用的是 Sobel 算子" \
       "- alpha 通道没有做抗锯齿" '```rust' 'fn blur() {}' '```' \
       "总结：锯齿来自 alpha 通道，加一次高斯模糊即可。" | head -c 1500)
+    export CLAUDE_CONFIG_DIR="$work/claude" GEMINI_CLI_HOME="$work/gemini"
+    chats="$GEMINI_CLI_HOME/.gemini/tmp/bench/chats"
+    mkdir -p "$chats" "$CLAUDE_CONFIG_DIR/projects/bench"
     python3 -c 'import json, sys
-print(json.dumps({"session_id": "bench", "prompt": "智能抠图的边缘有锯齿", "prompt_response": sys.argv[1]}))' \
-      "$answer" >"$work/after.json"
+print(json.dumps({"id": "u1", "type": "user", "content": [{"text": "智能抠图的边缘有锯齿"}]}))' >"$chats/session-bench.jsonl"
+    python3 -c 'import json, sys
+print(json.dumps({"session_id": "bench", "transcript_path": sys.argv[2], "prompt": "智能抠图的边缘有锯齿", "prompt_response": sys.argv[1]}))' \
+      "$answer" "$chats/session-bench.jsonl" >"$work/after.json"
     after_line=$($rel/examples/hookbench "$runs" "$work/after.json" "$noop" -- "$bin" hook gemini after)
     printf '%-9s after-response hook: %s\n' "" "$after_line"
     # Claude Code's Stop event names no model: it is read from the session's transcript, here
     # a long session's (TRANSCRIPT_MB of earlier exchanges, the last one at the end).
-    python3 - "$work/transcript.jsonl" "${TRANSCRIPT_MB:-20}" "$answer" "$work/stop.json" <<'PY'
+    python3 - "$CLAUDE_CONFIG_DIR/projects/bench/transcript.jsonl" "${TRANSCRIPT_MB:-20}" "$answer" "$work/stop.json" <<'PY'
 import json, sys
 path, mb, answer, stop = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 def entry(kind, content, model=None):

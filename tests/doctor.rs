@@ -54,7 +54,8 @@ fn a_fresh_home_has_nothing_wrong() {
             "credentials",
             "paths",
             "smart endpoint",
-            "thread journal"
+            "thread journal",
+            "learning"
         ]
     );
     assert!(find(&checks, "assistants", None)["detail"].as_str().unwrap().contains("no assistant"));

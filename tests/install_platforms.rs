@@ -262,6 +262,16 @@ fn registered_command(h: &Home, case: &Case) -> String {
     if !event_keys.contains(&case.event.to_string()) {
         event_keys.push(case.event.to_string());
     }
+    // The after-response hook of the learning capture (`learn.capture`, on by default), for
+    // the assistants whose sessions `suggest` reads.
+    let after = match case.platform {
+        "claude" | "codex" => Some("Stop"),
+        "gemini" => Some("AfterAgent"),
+        _ => None,
+    };
+    if let Some(after) = after.filter(|a| !event_keys.iter().any(|k| k == a)) {
+        event_keys.push(after.to_string());
+    }
     assert_eq!(keys(&now["hooks"]), event_keys, "events and their order");
     let mut list = now["hooks"][case.event].as_array().unwrap().clone();
     let ours = list.pop().unwrap();

@@ -74,7 +74,8 @@ fn settings_keep_their_format_and_comments() {
     h.write(".gemini/settings.json", gemini);
     h.ok(&["install", "claude", "gemini"]);
     let now = h.read(".claude/settings.json");
-    let kept = "{\r\n    \"x\": 1.10,\r\n    \"name\": \"Ren\\u00e9\",\r\n    \"list\": [1, 2],\r\n    \"hooks\": {\r\n        \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"mine\"}]}],\r\n        \"UserPromptSubmit\": [\r\n            {\r\n";
+    // The user's Stop entry stays first; the learning capture's follows it.
+    let kept = "{\r\n    \"x\": 1.10,\r\n    \"name\": \"Ren\\u00e9\",\r\n    \"list\": [1, 2],\r\n    \"hooks\": {\r\n        \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"mine\"}]}";
     assert!(now.starts_with(kept), "{now:?}");
     assert!(!now.replace("\r\n", "").contains('\n'), "LF in a CRLF file: {now:?}");
     let now = h.read(".gemini/settings.json");

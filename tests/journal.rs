@@ -324,6 +324,15 @@ fn status_after_uninstall_says_nothing_is_recorded() {
 #[test]
 fn thread_on_and_off_print_only_what_changed() {
     let home = Home::new();
+    // With the learning capture on (the default) install registers `Stop` already, and
+    // `thread on`/`off` leave it: the journal's own hook is seen with the capture off.
+    home.run(&["install", "claude"]).ok();
+    let on = home.run(&["thread", "on"]);
+    assert_eq!(on.ok().stdout, "", "{}", on.stderr);
+    let off = home.run(&["thread", "off"]);
+    assert_eq!(off.ok().stdout, "", "{}", off.stderr);
+    let home = Home::new();
+    home.run(&["config", "learn.capture", "false"]).ok();
     home.run(&["install", "claude"]).ok();
     let on = home.run(&["thread", "on"]);
     on.ok();

@@ -479,13 +479,17 @@ pub fn main() -> u8 {
             [_, _, name] if Platform::from_name(name).is_some() => {
                 crate::hook::run(Platform::from_name(name).expect("checked"))
             }
-            // The after-response event: the thread journal.
+            // The after-response event: the thread journal, and the capture of the session.
             [_, _, name, after] if after == "after" && Platform::from_name(name).is_some() => {
                 crate::hook::after::run(Platform::from_name(name).expect("checked"))
             }
             _ => crate::hook::ignore_arguments(&args[2..]),
         }
         return SUCCESS;
+    }
+    // The capture the after-response hook starts, detached (`learning::capture`).
+    if args.get(1).is_some_and(|cmd| cmd == crate::learning::capture::COMMAND) {
+        return crate::learning::capture::run(&args[2..]);
     }
     // Help, version and usage errors are printed here rather than by clap's `exit`, so that
     // the binary's entry point flushes stdout and returns the status itself.

@@ -229,7 +229,14 @@ pub(super) fn run(command: Command) -> Result<u8> {
             crate::mcp::serve(store)?;
             Ok(SUCCESS)
         }
-        Command::Doctor { format } => show::doctor(&crate::ops::doctor::run(&scopes), format),
+        Command::Doctor { format } => {
+            let mut checks = crate::ops::doctor::run(&scopes);
+            // Learning: the capture on or off, the proposals waiting (never a failure).
+            let settings = Config::load(&store).map(|c| c.settings().0).unwrap_or_default();
+            let learning = crate::learning::capture::summary(&store, &settings);
+            checks.push(crate::ops::doctor::Check::info("learning", learning));
+            show::doctor(&checks, format)
+        }
         Command::Instructions { language } => {
             warn_config(&store);
             let language = language.unwrap_or_else(config::configured_language);
@@ -240,7 +247,13 @@ pub(super) fn run(command: Command) -> Result<u8> {
             // The settings choose the instruction block's language.
             warn_config(&store);
             let options = install::Options { dry_run, allow_record, mcp, git: true };
-            print_install(install::run(&store, install::Mode::Install, &platforms, options)?)
+            let report = install::run(&store, install::Mode::Install, &platforms, options)?;
+            let found = report.none_found.is_none();
+            let code = print_install(report)?;
+            if found {
+                println!("{}", crate::learning::capture::install_line(&store));
+            }
+            Ok(code)
         }
         Command::Uninstall { platforms, dry_run, mcp } => {
             let options = install::Options { dry_run, allow_record: false, mcp, git: !mcp };

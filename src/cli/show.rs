@@ -212,7 +212,8 @@ fn print_match_text(o: &Outcome, words: &MatchLabels) {
 /// `stats`: a summary for people, the whole report as one JSON object, or one record per term
 /// (`term`, `hits`, `last_hit`) in the line formats.
 pub(super) fn stats(scopes: &Scopes, filter: Filter, format: Format) -> Result<u8> {
-    let stats = crate::ops::stats::stats(scopes, filter)?;
+    let mut stats = crate::ops::stats::stats(scopes, filter)?;
+    stats.proposals_pending = crate::learning::capture::pending(&scopes.user);
     match format {
         Format::Json => println!("{}", pretty_json(&stats.to_json())),
         Format::Text => print_stats_text(&stats, filter),
@@ -262,6 +263,10 @@ fn print_stats_text(s: &crate::ops::stats::Stats, filter: Filter) {
         for c in &s.credentials {
             println!("  {}", crate::guard::credential_line(c));
         }
+    }
+    match crate::learning::capture::pending_line(s.proposals_pending) {
+        Some(line) => println!("proposals      {line}"),
+        None => println!("proposals      none waiting"),
     }
     if s.never_hit() > 0 && s.prompts_hit > 0 {
         println!("list the terms never hit: tinylingo stats --format tsv | awk -F'\\t' '$2 == 0'");

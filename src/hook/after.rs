@@ -1,5 +1,6 @@
 //! The after-response hook: `tinylingo hook <assistant> after`, run when the assistant has
-//! answered, writes the exchange to the journal.
+//! answered, starts the capture of the session's new proposals (`learn.capture`, see
+//! [`crate::learning::capture`]) and writes the exchange to the journal (while it is on).
 //!
 //! Each assistant says less or more in its event (see the platform table in `DESIGN.md`):
 //!
@@ -39,20 +40,44 @@ pub fn run(platform: Platform) {
     let Some(input) = super::quiet_event() else { return };
     let _ = std::panic::catch_unwind(|| {
         let Ok(store) = Store::locate() else { return };
-        if let Err(e) = record(&store, platform, &input) {
-            crate::debug_log::log_failure(&store, &format!("{} after: {e}", platform.name()));
+        let Ok(event) = serde_json::from_slice::<Value>(&input) else { return };
+        let fail = |e: String| {
+            crate::debug_log::log_failure(&store, &format!("{} after: {e}", platform.name()))
+        };
+        // The capture first, so that its scan starts while the journal is written.
+        if let Err(e) = capture(&store, platform, &event) {
+            fail(format!("capture not started: {e}"));
+        }
+        if let Err(e) = record_event(&store, platform, &event) {
+            fail(e.to_string());
         }
     });
+}
+
+/// Starts the capture of the session the event names ([`crate::learning::capture`]), when
+/// `learn.capture` is on and the assistant's sessions are a source `suggest` reads.
+fn capture(store: &Store, platform: Platform, event: &Value) -> std::io::Result<()> {
+    use crate::learning::capture;
+    let Some((source, file)) = capture::session_file(platform, event) else { return Ok(()) };
+    let config = crate::store::config::Config::load(store).unwrap_or_default();
+    if !config.settings().0.learn.capture {
+        return Ok(());
+    }
+    capture::spawn(source, &file)
 }
 
 /// Writes the exchange `input` describes; `Ok(None)` when the journal is off or the event
 /// holds nothing to record.
 pub fn record(store: &Store, platform: Platform, input: &[u8]) -> Result<Option<usize>> {
+    let Ok(event) = serde_json::from_slice::<Value>(input) else { return Ok(None) };
+    record_event(store, platform, &event)
+}
+
+fn record_event(store: &Store, platform: Platform, event: &Value) -> Result<Option<usize>> {
     let journal = Journal::of(store)?;
     if !journal.enabled {
         return Ok(None);
     }
-    let Ok(event) = serde_json::from_slice::<Value>(input) else { return Ok(None) };
     let text = |field: &str| {
         event.get(field).and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_string)
     };

@@ -127,6 +127,12 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
             |line| log_line(&store, settings, || line),
         ),
     };
+    // Proposals the capture found since the last notice: the user hears of them once, on
+    // this answer. The usual prompt, with nothing new, pays one failed `rename`.
+    let notice = match settings.learn.capture && spec.shows_notice() {
+        true => with_news(&store, notice, settings.language.native()),
+        false => notice,
+    };
     let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
     let (output, outcome) = respond_noting(&store, platform, &indexes, &event, notice.as_deref());
     if settings.stats.enabled {
@@ -136,6 +142,24 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
         describe(spec.name, &index, &outcome, event.prompt.chars().count(), started.elapsed())
     });
     output
+}
+
+/// `notice`, followed by the notice of the proposals captured since the last one, if any
+/// ([`crate::learning::capture`]).
+fn with_news(
+    store: &Store,
+    notice: Option<String>,
+    language: crate::language::Language,
+) -> Option<String> {
+    use crate::learning::capture;
+    let news = match capture::take_news(store) {
+        0 => return notice,
+        n => capture::notice(n, language),
+    };
+    Some(match notice {
+        Some(before) => format!("{before} {news}"),
+        None => news,
+    })
 }
 
 /// The answer when the user's index cannot be opened at all: nothing for the model, but the

@@ -10,7 +10,8 @@ use std::path::Path;
 /// 9: the settings carry `trust.folders` (the trusted project glossaries).
 /// 10: `matching.wordBoundary` is on by default: an index built before, for a `config.json`
 ///     that does not name it, archived substring matching and would keep it.
-pub const FORMAT_VERSION: u32 = 10;
+/// 11: the settings carry `learn.capture` (the prompt hook's notice of captured proposals).
+pub const FORMAT_VERSION: u32 = 11;
 /// The archive starts here; a multiple of 16 so the mapped archive is aligned for rkyv.
 pub const HEADER_LEN: usize = 128;
 

@@ -12,8 +12,10 @@
 //!   nothing new only stats files, and memory does not grow with the transcripts.
 //! * A source that is missing, locked, truncated or garbled is skipped and named in the
 //!   report (`--verbose`), never an error.
-//! * The hook never reads any of this.
+//! * The prompt hook never reads any of this; the after-response hook only hands the session
+//!   to a detached capture ([`capture`]).
 
+pub mod capture;
 pub mod clean;
 pub mod confirm;
 pub mod decide;

@@ -102,13 +102,33 @@ pub fn suggest(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, 
     Ok((Inbox::load(store)?, report))
 }
 
+/// Scans one session file of `assistant`, from where the last scan of it stopped (the
+/// capture after a turn, [`super::capture`]): no other source is looked at, and the smart
+/// review is left to `suggest`. Returns how many new proposals it added.
+pub fn scan_session(store: &Store, assistant: Assistant, path: &Path) -> Result<Report> {
+    let only = Some((assistant, path.to_path_buf()));
+    scan_some(store, Path::new(""), &Options::default(), only).map(|(_, report)| report)
+}
+
 fn scan(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)> {
+    scan_some(store, home, options, None)
+}
+
+/// [`scan`] of every source, or of `only` that one file.
+fn scan_some(
+    store: &Store,
+    home: &Path,
+    options: &Options,
+    only: Option<(Assistant, PathBuf)>,
+) -> Result<(Inbox, Report)> {
     let mut report = Report::default();
     let scanned_path = store.dir().join(SCANNED_FILE);
     let mut scanned: Scanned = read_json(&scanned_path).unwrap_or_default();
-    let chosen = |a: Assistant| options.assistants.is_empty() || options.assistants.contains(&a);
+    let one = only.is_some();
+    let chosen =
+        |a: Assistant| !one && (options.assistants.is_empty() || options.assistants.contains(&a));
 
-    let mut work = Vec::new();
+    let mut work = Vec::from_iter(only);
     for assistant in Assistant::FILES.into_iter().filter(|a| chosen(*a)) {
         match sources::files(assistant, home, store) {
             Ok(files) => work.extend(files.into_iter().map(|f| (assistant, f))),
@@ -148,6 +168,7 @@ fn scan(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)
         todo.push((assistant, path, key, start));
     }
     let results = read_all(todo);
+    let mut touched = Vec::new();
     for (key, outcome) in results {
         match outcome {
             Ok((progress, bytes, mut list, garbled)) => {
@@ -157,12 +178,13 @@ fn scan(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)
                     report.skipped.push(format!("{key}: {garbled} line(s) not understood"));
                 }
                 found.append(&mut list);
+                touched.push((key.clone(), progress.clone()));
                 scanned.files.insert(key, progress);
             }
             Err(why) => report.skipped.push(format!("{key}: {why}")),
         }
     }
-    let fingerprint = opencode::fingerprint(home);
+    let fingerprint = if one { Vec::new() } else { opencode::fingerprint(home) };
     if chosen(Assistant::OpenCode)
         && !fingerprint.is_empty()
         && fingerprint == scanned.opencode_seen
@@ -200,6 +222,12 @@ fn scan(store: &Store, home: &Path, options: &Options) -> Result<(Inbox, Report)
         }
     }
     inbox.save(store)?;
+    if one {
+        // Another scan (a `suggest`, a capture of another session) may have moved other
+        // files' offsets since this one read them: only this file's is ours to write.
+        scanned = read_json(&scanned_path).unwrap_or_default();
+        scanned.files.extend(touched);
+    }
     scanned.version = 1;
     write_json(&scanned_path, &scanned)?;
     Ok((inbox, report))

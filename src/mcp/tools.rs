@@ -452,10 +452,9 @@ fn search(store: &Store, a: SearchArgs) -> Result<Payload> {
 struct StatsArgs {}
 
 fn stats(store: &Store, _: StatsArgs) -> Result<Payload> {
-    Ok(Payload::listing(
-        crate::ops::stats::stats(&scopes(store), Filter::Both)?.to_json(),
-        "per_term",
-    ))
+    let mut stats = crate::ops::stats::stats(&scopes(store), Filter::Both)?;
+    stats.proposals_pending = crate::learning::capture::pending(store);
+    Ok(Payload::listing(stats.to_json(), "per_term"))
 }
 
 #[derive(Deserialize)]

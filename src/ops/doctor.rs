@@ -58,6 +58,12 @@ pub struct Check {
 }
 
 impl Check {
+    /// A check that only reports (never a failure): the caller's, for what `ops` does not
+    /// read itself (the learning inbox, `doctor`'s last line).
+    pub fn info(check: &'static str, detail: String) -> Check {
+        Check::ok(check, None, detail)
+    }
+
     fn ok(check: &'static str, assistant: Option<Platform>, detail: impl Into<String>) -> Check {
         Check { check, assistant, ok: true, detail: detail.into(), fix: None }
     }
@@ -77,8 +83,7 @@ impl Check {
 pub fn run(scopes: &Scopes) -> Vec<Check> {
     let store = &scopes.user;
     let (settings, mut checks) = configuration(store);
-    let journal_on = settings.thread.enabled;
-    let mut out = assistants(store, journal_on);
+    let mut out = assistants(store, (settings.thread.enabled, settings.learn.capture));
     out.append(&mut checks);
     out.extend(glossary_and_index(store));
     if let Some(check) = project(scopes) {
@@ -272,7 +277,7 @@ fn privacy(store: &Store) -> Check {
 }
 
 /// The checks of every assistant that is there or still has our registration.
-fn assistants(store: &Store, journal_on: bool) -> Vec<Check> {
+fn assistants(store: &Store, (journal_on, capture_on): (bool, bool)) -> Vec<Check> {
     let Some(home) = home_dir() else {
         let fix = "set HOME to the folder the assistants keep their settings in";
         return vec![Check::fail("assistants", None, "HOME is not set", fix)];
@@ -291,7 +296,7 @@ fn assistants(store: &Store, journal_on: bool) -> Vec<Check> {
         let detail = format!("no assistant found (looked for {})", looked.join(", "));
         return vec![Check::ok("assistants", None, detail)];
     }
-    let at = Place { home: &home, link: &link, journal_on };
+    let at = Place { home: &home, link: &link, journal_on, capture_on };
     found.into_iter().flat_map(|p| assistant(p.spec(), &at)).collect()
 }
 
@@ -300,6 +305,8 @@ struct Place<'a> {
     home: &'a Path,
     link: &'a Path,
     journal_on: bool,
+    /// `learn.capture`: the after-response hook of the assistants it reads is wanted too.
+    capture_on: bool,
 }
 
 fn assistant(spec: &Spec, at: &Place) -> Vec<Check> {
@@ -368,13 +375,15 @@ fn command_hook(
         let detail = format!("registered under {event} as `{command}`; install writes `{wanted}`");
         Check::fail("prompt hook", p, detail, install_fix(spec))
     });
-    if let (Some(after), true) = (spec.after_event, at.journal_on) {
+    let capture = at.capture_on && spec.platform.captures();
+    if let (Some(after), true) = (spec.after_event, at.journal_on || capture) {
+        let why = if at.journal_on { "the thread journal" } else { "learning capture" };
         checks.push(match settings.ours_under(after, entry.grouped) {
             Some(_) => Check::ok("after-response hook", p, format!("registered under {after}")),
             None => Check::fail(
                 "after-response hook",
                 p,
-                format!("the thread journal is on but no tinylingo hook is under {after}"),
+                format!("{why} is on but no tinylingo hook is under {after}"),
                 install_fix(spec),
             ),
         });

@@ -53,6 +53,9 @@ pub struct Stats {
     pub per_term: Vec<(String, TermUsage, Option<SystemTime>, Origin)>,
     /// The entries that hold what looks like a credential, masked ([`crate::guard`]).
     pub credentials: Vec<(Origin, crate::guard::secrets::Stored)>,
+    /// The glossary proposals waiting in the inbox (`tinylingo inbox` reviews them): filled
+    /// in by the caller, since the inbox is the learning module's.
+    pub proposals_pending: usize,
 }
 
 impl Stats {
@@ -90,6 +93,7 @@ impl Stats {
             "never_hit": self.never_hit(),
             "per_term": self.term_records().objects().collect::<Vec<_>>(),
             "credentials": self.credentials.iter().map(crate::guard::credential_json).collect::<Vec<_>>(),
+            "proposals_pending": self.proposals_pending,
         })
     }
 }
@@ -151,6 +155,7 @@ pub fn stats(scopes: &Scopes, filter: Filter) -> Result<Stats> {
             since: (usage.since > 0).then(|| at(usage.since)),
             per_term,
             credentials: crate::guard::credentials(glossaries),
+            proposals_pending: 0,
         })
     })?
 }

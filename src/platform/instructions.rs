@@ -79,6 +79,7 @@ macro_rules! zh_notes {
 
 - 不要猜测，只在有明确依据时记录（用户告知、搜索验证、被纠正）
 - 记录后简要告知用户已保存
+- `tinylingo inbox` 列出从会话中发现的术语建议：只按用户的明确意见接受或拒绝
 "#
     };
 }
@@ -112,6 +113,7 @@ macro_rules! en_notes {
 
 - Do not guess: record only on clear grounds (the user told you, a search confirmed it, you were corrected)
 - After recording, tell the user briefly that it was saved
+- `tinylingo inbox` lists the glossary proposals found in the sessions: accept or reject one only on the user's word
 "#
     };
 }
@@ -304,6 +306,16 @@ pub const SHIPPED: &[Shipped] = &[
     Shipped {
         hash: 0xb4be_d164_6390_1ab6,
         what: "zh, the first MCP variant (install --mcp): the record tool, the shell as fallback",
+    },
+    Shipped { hash: 0x5991_5bc7_896f_4b8d, what: "en, with the line on `tinylingo inbox`" },
+    Shipped {
+        hash: 0x725d_f11e_db72_086b,
+        what: "en, the MCP variant with the line on `tinylingo inbox`",
+    },
+    Shipped { hash: 0x39a5_7b58_8eec_6d6c, what: "zh, with the line on `tinylingo inbox`" },
+    Shipped {
+        hash: 0x75e0_bfed_8f94_8006,
+        what: "zh, the MCP variant with the line on `tinylingo inbox`",
     },
 ];
 

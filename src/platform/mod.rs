@@ -286,6 +286,12 @@ pub fn client_folder(var: Option<FolderVar>, default: &str, home: &Path) -> Path
 }
 
 impl Platform {
+    /// Whether its after-response event names a session file `suggest` reads, which the
+    /// learning capture then scans (`learn.capture`): Claude Code, Codex CLI, Gemini CLI.
+    pub fn captures(self) -> bool {
+        matches!(self, Platform::Claude | Platform::Codex | Platform::Gemini)
+    }
+
     /// Where the assistant keeps its session transcripts (what `suggest` reads), for those
     /// whose store `suggest` knows: Claude Code's `projects/`, Codex's `sessions/` and Gemini
     /// CLI's `tmp/` in their configuration folders (so `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and

@@ -31,6 +31,7 @@ pub struct Settings {
     pub thread: ThreadSettings,
     pub stats: StatsSettings,
     pub matching: MatchingSettings,
+    pub learn: LearnSettings,
     /// `trust.folders`: the project roots whose `.tinylingo/glossary.json` the hook may inject
     /// (canonical absolute paths, see [`crate::project`]). Archived so that the hook knows the
     /// list without parsing `config.json`; changed only by `trust` and `untrust`.
@@ -79,6 +80,15 @@ pub struct StatsSettings {
     pub enabled: bool,
 }
 
+/// Learning from the sessions (see [`crate::learning`]).
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
+pub struct LearnSettings {
+    /// `learn.capture`: the after-response hook scans the session that just answered
+    /// ([`crate::learning::capture`]) and the next prompt's hook tells the user what arrived.
+    /// On by default; off, only `suggest` scans.
+    pub capture: bool,
+}
+
 /// How terms are matched (see [`crate::matching::boundary`]).
 #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Debug, Clone, PartialEq)]
 pub struct MatchingSettings {
@@ -109,6 +119,7 @@ impl Default for Settings {
             thread: ThreadSettings { enabled: false, dir: String::new(), role: "Developer".into() },
             stats: StatsSettings { enabled: true },
             matching: MatchingSettings { word_boundary: true },
+            learn: LearnSettings { capture: true },
             trusted: Vec::new(),
             trusted_links: Vec::new(),
         }
@@ -156,6 +167,7 @@ const KNOWN: &[(&str, Kind)] = &[
     ("thread.role", Kind::Name),
     ("stats.enabled", Kind::Bool),
     ("matching.wordBoundary", Kind::Bool),
+    ("learn.capture", Kind::Bool),
 ];
 
 /// The trust list's key: shown by `config`, but set only by `trust` and `untrust`, which
@@ -438,6 +450,7 @@ fn apply(s: &mut Settings, key: &str, v: &Value) {
         "thread.role" => s.thread.role = text(),
         "stats.enabled" => s.stats.enabled = v.as_bool().unwrap_or_default(),
         "matching.wordBoundary" => s.matching.word_boundary = v.as_bool().unwrap_or(true),
+        "learn.capture" => s.learn.capture = v.as_bool().unwrap_or(true),
         _ => {}
     }
 }
@@ -471,6 +484,9 @@ fn defaults_json() -> Value {
         },
         "matching": {
             "wordBoundary": d.matching.word_boundary,
+        },
+        "learn": {
+            "capture": d.learn.capture,
         },
         "trust": {
             "folders": d.trusted,

@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use super::report::{install_step, step, tilde, Action, Section, Step, Verb};
-use super::Options;
+use super::{After, Options};
 use crate::error::{Error, Result};
 use crate::platform::instructions::{self, Edit, Unclosed};
 use crate::platform::mcp_config::{self, Doc, McpAllow, McpSpec};
@@ -30,7 +30,7 @@ pub(super) fn plan_install(
     home: &Path,
     link: &Path,
     Options { allow_record, mcp, .. }: Options,
-    journal_on: bool,
+    after_hooks: After,
     installed: &Installed,
 ) -> Result<Section> {
     let dir = spec.config_folder(home);
@@ -56,13 +56,15 @@ pub(super) fn plan_install(
             let prompt_hook = settings.install(&path, event, &entry, &command)?;
             let mut changes = vec![(verb_of(prompt_hook), format!("{event} hook"))];
             if let Some(after) = spec.after_event {
-                let change = if journal_on {
+                let on = after_hooks.wanted(spec);
+                let change = if on {
                     settings.install(&path, after, &entry, &spec.after_command(link))?
                 } else {
                     settings.uninstall_event(entry.grouped, after, added(installed, &path))
                 };
-                if change != Change::Unchanged || journal_on {
-                    changes.push((verb_of(change), format!("{after} hook (thread journal)")));
+                if change != Change::Unchanged || on {
+                    let what = after_hooks.what(spec);
+                    changes.push((verb_of(change), format!("{after} hook ({what})")));
                 }
             }
             if let Some(rule) = spec.allow_rule {
@@ -137,7 +139,7 @@ pub(super) fn plan_install(
                 section.steps.push(step(Verb::Create, "folder", &folder, Action::MakeDir));
             }
             let path = folder.join(file);
-            let content = plugin_source(spec, link, journal_on);
+            let content = plugin_source(spec, link, after_hooks.journal);
             let write = Action::Write(content.clone().into_bytes());
             let old = read_if_exists(&path)?;
             let verb = match &old {

@@ -109,10 +109,10 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
     }
     // A refusal must leave no trace, not even the store's folder that taking its lock creates:
     // plan first; then plan again under the lock (serialising with other writers) and apply.
-    // While the journal is on, install registers the after-response hooks too.
-    let journal_on = crate::journal::Journal::of(store).is_ok_and(|j| j.enabled);
+    // While the journal or the capture is on, install registers the after-response hooks too.
+    let after = After::of(store);
     let plan =
-        |installed: &Installed| plan(mode, options, journal_on, &targets, &home, &link, installed);
+        |installed: &Installed| plan(mode, options, after, &targets, &home, &link, installed);
     let report = plan(&Installed::load(store, &shape::shape))?;
     if dry_run || report.sections.iter().all(|s| s.error.is_some()) {
         return Ok(report);
@@ -131,6 +131,38 @@ pub fn run(store: &Store, mode: Mode, named: &[Platform], options: Options) -> R
     Ok(report)
 }
 
+/// What the after-response hooks are registered for: the thread journal (`thread.enabled`;
+/// OpenCode's and the other plugins' after-response call too) and the capture of proposals
+/// (`learn.capture`, for the assistants whose event names a session file we read).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct After {
+    pub journal: bool,
+    pub capture: bool,
+}
+
+impl After {
+    pub(crate) fn of(store: &Store) -> After {
+        let settings =
+            crate::store::config::Config::load(store).map(|c| c.settings().0).unwrap_or_default();
+        After { journal: settings.thread.enabled, capture: settings.learn.capture }
+    }
+
+    /// Whether `spec`'s after-response hook is wanted.
+    pub(crate) fn wanted(self, spec: &Spec) -> bool {
+        self.journal || (self.capture && spec.platform.captures())
+    }
+
+    /// What the report says the hook is for.
+    pub(crate) fn what(self, spec: &Spec) -> &'static str {
+        let capture = self.capture && spec.platform.captures();
+        match (capture, self.journal) {
+            (true, true) => "learning capture, thread journal",
+            (true, false) => "learning capture",
+            _ => "thread journal",
+        }
+    }
+}
+
 /// The scripts link the registrations run: `<store>/scripts/tinylingo`, made absolute.
 pub(crate) fn link_path(store: &Store) -> Result<PathBuf> {
     let scripts = std::path::absolute(store.scripts_dir())
@@ -142,7 +174,7 @@ pub(crate) fn link_path(store: &Store) -> Result<PathBuf> {
 fn plan(
     mode: Mode,
     options: Options,
-    journal_on: bool,
+    after: After,
     targets: &[Platform],
     home: &Path,
     link: &Path,
@@ -160,7 +192,7 @@ fn plan(
     };
     for &p in targets {
         let section = match mode {
-            Mode::Install => plan_install(p.spec(), home, link, options, journal_on, installed),
+            Mode::Install => plan_install(p.spec(), home, link, options, after, installed),
             Mode::Uninstall if options.mcp => plan_uninstall_mcp(p.spec(), home, installed),
             Mode::Uninstall => plan_uninstall(p.spec(), home, installed),
         };
