@@ -54,7 +54,7 @@ pub fn source_of(platform: Platform) -> Option<Assistant> {
 ///
 /// Codex CLI's `Stop` may come without a transcript path (null): its session id then stands
 /// for the file, as `<sessions>/*-<id>.jsonl` (the rollout files end with the id), which the
-/// capture looks up ([`resolve`]), not the hook.
+/// capture looks up (`resolve`), not the hook.
 pub fn session_file(platform: Platform, event: &serde_json::Value) -> Option<(Assistant, PathBuf)> {
     let source = source_of(platform)?;
     let text = |f: &str| event.get(f).and_then(|v| v.as_str()).filter(|t| !t.is_empty());

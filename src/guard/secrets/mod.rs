@@ -3,7 +3,7 @@
 //! Whatever a glossary holds reaches a model on every prompt that mentions its term, and a
 //! project glossary reaches every clone through git, so a credential must not get in; the
 //! thread journal is a readable file, so it must not be written there either. Two kinds of
-//! rule ([`rules`]), no network, no model:
+//! rule (`rules.rs`), no network, no model:
 //!
 //! * known shapes, after gitleaks' high-confidence rules (written here, not copied): private
 //!   key blocks, cloud keys (AWS, Alibaba, Tencent, Google), service tokens by their prefix
@@ -15,7 +15,7 @@
 //!   口令是「海豚 月光 铁轨 咖啡」), and PINs (`PIN: 739184`, not a run such as 123456).
 //! * a credential word in Chinese or English (password, token, api key, 密码, 口令, 密钥, …) and
 //!   the value it names, with no entropy floor: a 10-character password with a symbol is a
-//!   password. What the value must not be to count ([`value`]): a placeholder, a name, a path,
+//!   password. What the value must not be to count (`value.rs`): a placeholder, a name, a path,
 //!   a URL, a place, a plain word, a number about tokens, an example said to be one.
 //!
 //! Each rule names its trigger words; one pass over the text finds which rules can match, and
@@ -182,7 +182,7 @@ pub fn scan(text: &str) -> Option<Finding> {
 /// `text` with every credential [`scan`] would find replaced by the name of its rule
 /// (`‹password masked›`, `‹github-token masked›`): what the journal writes. A text with none is
 /// returned as it is, unallocated; one without a credential word or token prefix costs one
-/// pass over its bytes ([`rules::candidates`]).
+/// pass over its bytes (`rules::candidates`).
 pub fn redact(text: &str) -> Cow<'_, str> {
     let hits = hits(text);
     if hits.is_empty() {

@@ -19,10 +19,10 @@ use crate::platform::{settings_file, Platform};
 const TOP: &[&str] = &["hooks", "permissions", "version", "mcpServers", "mcp"];
 
 /// The key paths of `text` (the file at `path`) that install's record tracks, `/` between
-/// levels: the keys of [`TOP`] there, the events under `hooks`, the keys under `permissions`,
+/// levels: the keys of `TOP` there, the events under `hooks`, the keys under `permissions`,
 /// and which of our allow rules `permissions.allow` holds. A TOML file: `mcp_servers`. Any
 /// other file (an instruction file, a plugin) has none.
-pub(crate) fn shape(path: &Path, text: &str) -> BTreeSet<String> {
+pub fn shape(path: &Path, text: &str) -> BTreeSet<String> {
     let mut keys = BTreeSet::new();
     if path.extension().is_some_and(|e| e == "toml") {
         if text.parse::<toml_edit::DocumentMut>().is_ok_and(|d| d.contains_key("mcp_servers")) {
