@@ -92,12 +92,16 @@ fn a_definition_made_in_a_turn_reaches_the_inbox_and_the_user_hears_once() {
     let home = Home::seeded();
     home.run(&["install", "claude"]).ok();
     let transcript = session(&home);
-    let started = Instant::now();
     let out = stop(&home, &transcript);
     out.ok();
-    assert!(started.elapsed() < Duration::from_secs(2), "the hook waited for the scan");
     assert_eq!((out.stdout.as_str(), out.stderr.as_str()), ("", ""));
     assert_eq!(wait_for_inbox(&home), ["zed"], "captured without suggest");
+    // The capture counts its news just after it writes the inbox: wait for that too (how long
+    // the hook itself takes is a benchmark's business, benches/hook.sh, not a test's).
+    let start = Instant::now();
+    while !home.store().join("capture.news").exists() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
 
     // The next prompt's answer tells the user, once; the model hears nothing of it.
     let first = home.claude_hook("hello there");

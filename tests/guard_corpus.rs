@@ -10,8 +10,9 @@
 //!   are printed (recall on the credentials, precision of the refusing tier, false positives
 //!   among the ordinary texts, split zh/en), and with `GUARD_MISSES=1` their misses by id and
 //!   text. Their floors sit just under the figures reached.
-//!   A sealed third part, `blind/part_c.jsonl`, is for the final honest measure: it is not read
-//!   here, and nothing is tuned on it.
+//! * `blind/part_c.jsonl`: written blind at the same time, and sealed (never read, printed or
+//!   tuned on) until the rules were done; then measured once, blind: recall 0.983, precision
+//!   1.000 (see its test). The next change of the rules needs a new sealed part.
 //!
 //! ```sh
 //! cargo test --test guard_corpus -- --nocapture
@@ -261,4 +262,16 @@ fn the_blind_parts_keep_their_floors() {
             all.precision()
         );
     }
+}
+
+/// `part_c` (60 credentials, 90 hard negatives, zh and en), written blind before the rules
+/// were tuned and sealed (never read, printed or scored) until the rules of issue #35 were
+/// done: its one blind measure was recall 0.983 (59/60; en 29/30, zh 30/30), precision 1.000
+/// (no ordinary text refused). The issue's targets: precision >= 0.99, recall >= 0.95 on a
+/// held-out part. It is open now: the next change of the rules needs a new sealed part.
+#[test]
+fn the_sealed_part_c_meets_the_issue_s_targets() {
+    let (all, _) = blind("part_c");
+    assert!(all.recall() >= 0.95, "part_c: recall {:.3} < 0.95", all.recall());
+    assert!(all.precision() >= 0.99, "part_c: precision {:.3} < 0.99", all.precision());
 }

@@ -252,28 +252,19 @@ fn privacy(store: &Store) -> Check {
         return Check::ok("store permissions", None, "only you can read the store's settings");
     }
     let names: Vec<String> = open.iter().map(|p| home_relative(p)).collect();
-    let words: Vec<String> =
-        open.iter().map(|p| crate::error::shell_word(&p.to_string_lossy())).collect();
-    let (dirs, files): (Vec<_>, Vec<_>) = open.iter().zip(&words).partition(|(p, _)| p.is_dir());
-    let mut fix = Vec::new();
-    if !dirs.is_empty() {
-        fix.push(format!(
-            "chmod 700 {}",
-            dirs.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>().join(" ")
-        ));
-    }
-    if !files.is_empty() {
-        fix.push(format!(
-            "chmod 600 {}",
-            files.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>().join(" ")
-        ));
-    }
-    Check::fail(
-        "store permissions",
-        None,
-        format!("readable by other users: {}", names.join(", ")),
-        fix.join(" && "),
-    )
+    // One chmod per kind: the folder 700, the files 600.
+    let chmod = |mode: &str, dirs: bool| {
+        let words: Vec<String> = open
+            .iter()
+            .filter(|p| p.is_dir() == dirs)
+            .map(|p| crate::error::shell_word(&p.to_string_lossy()))
+            .collect();
+        (!words.is_empty()).then(|| format!("chmod {mode} {}", words.join(" ")))
+    };
+    let fix: Vec<String> =
+        [chmod("700", true), chmod("600", false)].into_iter().flatten().collect();
+    let detail = format!("readable by other users: {}", names.join(", "));
+    Check::fail("store permissions", None, detail, fix.join(" && "))
 }
 
 /// The checks of every assistant that is there or still has our registration.
