@@ -151,19 +151,7 @@ pub(super) fn run(command: Command) -> Result<u8> {
             // without --links.
             if let Some(link) = project::link_in(&folder, &store) {
                 if !links {
-                    return Err(crate::Error::Refused {
-                        problem: format!(
-                            "{}: trusting the folder would read its glossary from where the \
-                             link points; nothing was trusted",
-                            link.describe()
-                        ),
-                        hint: Some(format!(
-                            "if you did not make the link, remove it (rm {}); if you did and \
-                             want it read: tinylingo trust --links {}",
-                            crate::error::shell_word(&link.path.to_string_lossy()),
-                            crate::error::shell_word(&folder.to_string_lossy())
-                        )),
-                    });
+                    return Err(link.refuse_trust(&folder));
                 }
                 eprintln!("tinylingo: note: {}; trusted with --links, it is read", link.describe());
             }

@@ -73,6 +73,24 @@ impl Link {
         }
     }
 
+    /// The refusal of `trust` (without `--links`) for the folder `root` this link is in:
+    /// nothing was trusted.
+    pub fn refuse_trust(&self, root: &Path) -> Error {
+        Error::Refused {
+            problem: format!(
+                "{}: trusting the folder would read its glossary from where the link points; \
+                 nothing was trusted",
+                self.describe()
+            ),
+            hint: Some(format!(
+                "if you did not make the link, remove it (rm {}); if you did and want it read: \
+                 tinylingo trust --links {}",
+                shell_word(&self.path.to_string_lossy()),
+                shell_word(&root.to_string_lossy())
+            )),
+        }
+    }
+
     fn remove_hint(&self) -> String {
         format!(
             "if you did not make it, remove it (rm {}) and run the command again: tinylingo \
