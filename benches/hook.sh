@@ -119,8 +119,12 @@ e = json.load(open(sys.argv[1])); e["cwd"] = sys.argv[2]; json.dump(e, open(sys.
     export CLAUDE_CONFIG_DIR="$work/claude" GEMINI_CLI_HOME="$work/gemini"
     chats="$GEMINI_CLI_HOME/.gemini/tmp/bench/chats"
     mkdir -p "$chats" "$CLAUDE_CONFIG_DIR/projects/bench"
+    # The session as Gemini CLI 0.61 has it when AfterAgent runs: the prompt's entry and the
+    # answer's, which names the model (tests/e2e/gemini.py, check_journal).
     python3 -c 'import json, sys
-print(json.dumps({"id": "u1", "type": "user", "content": [{"text": "智能抠图的边缘有锯齿"}]}))' >"$chats/session-bench.jsonl"
+print(json.dumps({"id": "u1", "type": "user", "content": [{"text": "智能抠图的边缘有锯齿"}]}))
+print(json.dumps({"id": "g1", "type": "gemini", "content": sys.argv[1], "model": "gemini-bench"}))' \
+      "$answer" >"$chats/session-bench.jsonl"
     python3 -c 'import json, sys
 print(json.dumps({"session_id": "bench", "transcript_path": sys.argv[2], "prompt": "智能抠图的边缘有锯齿", "prompt_response": sys.argv[1]}))' \
       "$answer" "$chats/session-bench.jsonl" >"$work/after.json"

@@ -7,6 +7,13 @@
 //! see the same machine: on a shared, noisy machine, drift hits both equally, and the ratio
 //! stays meaningful even when absolute times wander.
 //!
+//! Whatever a run leaves running (the after-response hook's capture, a detached process) is
+//! waited for after that run and before the next, outside the timing: this process is the
+//! child subreaper (`PR_SET_CHILD_SUBREAPER`), so such orphans become its children. In use,
+//! turns are seconds apart and a turn's capture is done before the next hook starts; without
+//! the wait, a hundred back-to-back runs would each share the two cores with the captures of
+//! the runs before it, which no user's hook ever does.
+//!
 //! Usage: hookbench <runs> <stdin-file> <baseline-cmd> -- <measured-cmd> [args…]
 //! Exits 3 when the ratio exceeds `$HOOKBENCH_GATE` (if set).
 
@@ -23,6 +30,11 @@ fn main() {
         eprintln!("usage: hookbench <runs> <stdin-file> <baseline-cmd> -- <measured-cmd> [args…]");
         std::process::exit(2);
     };
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes an integer flag and touches no memory.
+    #[cfg(target_os = "linux")]
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
     let baseline = &args[2..split];
     let measured = &args[split + 1..];
     let warmup = (runs / 10).max(5);
@@ -81,7 +93,15 @@ fn time(cmd: &[String], input: &str) -> (Duration, Duration) {
         .expect("run the command");
     let took = started.elapsed();
     assert!(status.success(), "{cmd:?} failed: {status}");
-    (took, children_cpu().saturating_sub(cpu_before))
+    let cpu = children_cpu().saturating_sub(cpu_before);
+    reap_leftovers();
+    (took, cpu)
+}
+
+/// Waits for every process the run left behind (reparented to us, the subreaper).
+fn reap_leftovers() {
+    // SAFETY: waitpid with a null status pointer only reaps; -1 is any child of ours.
+    while unsafe { libc::waitpid(-1, std::ptr::null_mut(), 0) } > 0 {}
 }
 
 /// The CPU time (user + system) of this process's children that have been waited for.

@@ -84,23 +84,25 @@ fn record_event(store: &Store, platform: Platform, event: &Value) -> Result<Opti
     let spec = platform.spec();
     let session = spec.session_fields.iter().find_map(|f| text(f));
     let kept = session.as_deref().and_then(|s| pending::take(store, s));
-    // GitHub Copilot CLI's `agentStop` names it in camelCase.
-    let transcript = text("transcript_path")
-        .or_else(|| text("transcriptPath"))
-        .map(Transcript::read_settled)
-        .unwrap_or_default();
-
-    let answer = ANSWER_FIELDS.iter().find_map(|f| text(f)).or(transcript.answer);
-    let prompt =
-        text("prompt").or_else(|| kept.as_ref().map(|k| k.prompt.clone())).or(transcript.prompt);
-    let Some(prompt) = prompt.filter(|p| !p.is_empty()) else {
+    let answer = ANSWER_FIELDS.iter().find_map(|f| text(f));
+    let prompt = text("prompt").or_else(|| kept.as_ref().map(|k| k.prompt.clone()));
+    let model = text("model").or_else(|| kept.as_ref().and_then(|k| k.model.clone()));
+    // The transcript only for what the event and the prompt hook did not say: a long
+    // session's file is read from its end, but not read at all is cheaper still. Claude Code
+    // writes the answer's entry (which names the model) only after starting its `Stop` hook, so
+    // for those two the hook waits for it (`read_settled`); the prompt is there already.
+    // GitHub Copilot CLI's `agentStop` names the file in camelCase.
+    let transcript = match text("transcript_path").or_else(|| text("transcriptPath")) {
+        Some(path) if answer.is_none() || model.is_none() => Transcript::read_settled(path),
+        Some(path) if prompt.is_none() => Transcript::read(&path),
+        _ => Transcript::default(),
+    };
+    let answer = answer.or(transcript.answer);
+    let Some(prompt) = prompt.or(transcript.prompt).filter(|p| !p.is_empty()) else {
         // An answer to nothing we can name (a turn the user did not type): not an exchange.
         return Ok(None);
     };
-    let model = text("model")
-        .or_else(|| kept.as_ref().and_then(|k| k.model.clone()))
-        .or(transcript.model)
-        .unwrap_or_else(|| "unknown".into());
+    let model = model.or(transcript.model).unwrap_or_else(|| "unknown".into());
     let cwd = text("cwd").or_else(|| kept.and_then(|k| k.cwd));
     let entry = Entry {
         time: journal::now(),

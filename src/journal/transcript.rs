@@ -40,7 +40,9 @@ impl Transcript {
         }
     }
 
-    fn read(path: &str) -> Transcript {
+    /// What the transcript says now, without waiting: enough when only the prompt is asked
+    /// for, which the client wrote before the turn began.
+    pub fn read(path: &str) -> Transcript {
         let Ok(file) = File::open(path) else { return Transcript::default() };
         let Ok(meta) = file.metadata() else { return Transcript::default() };
         let mut lines = TailLines { file, pos: meta.len(), carry: Vec::new(), ready: Vec::new() };
