@@ -227,7 +227,7 @@ impl Session<'_> {
             w.user(self.case.opening(), 0);
             w.assistant(before, 1);
         }
-        // Steps 2–5 are the user's turn (3 and 4 its tool call), 6–9 the next one's.
+        // Steps 2–5 are the user's turn (3 and 4 its tool call, 5 the reply), 6 and 7 the next.
         for (i, (said, reply)) in self.turns().into_iter().enumerate() {
             let k = 2 + 4 * i;
             w.user(said, k);
@@ -244,7 +244,7 @@ impl Session<'_> {
                     "toolUseResult": {"stdout": output, "stderr": "", "interrupted": false}});
                 w.rec("user", result, 4);
             }
-            w.assistant(reply, k + 3);
+            w.assistant(reply, if i == 0 { 5 } else { k + 1 });
         }
         let last = self.turns().last().unwrap().0;
         w.lines.push(j(&json!({"type": "last-prompt", "lastPrompt": last, "sessionId": w.sid})));
