@@ -2,8 +2,9 @@
 # `tinylingo suggest` over the assistants' session stores (issue 27's budgets): a cold scan of
 # 1,000 sessions (about 200 MB, budget 5 s on 2 cores), a rescan with nothing new (budget
 # 50 ms), and peak memory for 100 against 1,000 sessions (streaming: it must not grow with
-# the transcripts). The sessions are the labeled corpus's cases in the four real formats
-# (tests/learning/make_corpus.py --bench), each padded with tool output to the size asked.
+# the transcripts). The sessions are the regression set's labeled cases in the four real formats
+# (`examples/corpus --bench`: the renderer the tests use), each padded with tool output to the
+# size asked.
 #
 # Usage:  benches/suggest.sh [sessions] [KB of tool output per session]   (default 1000 130;
 #         the formats repeat a tool output in two records, so 130 KB gives ~200 MB in all)
@@ -28,7 +29,9 @@ runs=${RUNS:-5}
 if [ -z "${TINYLINGO_BIN:-}" ]; then
   cargo build --release --quiet --bin tinylingo
 fi
+cargo build --release --quiet --example corpus
 bin=${TINYLINGO_BIN:-$PWD/$(benches/support/release-dir)/tinylingo}
+corpus=$PWD/$(benches/support/release-dir)/examples/corpus
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -62,8 +65,8 @@ if not floor:
 PY
 }
 
-python3 tests/learning/make_corpus.py --bench "$work/home" "$n" "$kb"
-python3 tests/learning/make_corpus.py --bench "$work/small" "$((n / 10))" "$kb"
+"$corpus" --bench "$work/home" "$n" "$kb"
+"$corpus" --bench "$work/small" "$((n / 10))" "$kb"
 size=$(du -sm "$work/home" | cut -f1)
 echo "sessions: $n in the four formats, ${size} MB; $(nproc) cores"
 

@@ -1,0 +1,444 @@
+//! The rules of `suggest` on the labeled cases: each case is one session, rendered at test time
+//! in each of the four assistants' formats (`tests/support/corpus.rs`), scanned by the real
+//! binary, and scored case by case: a hit is the right term proposed from the right session.
+//!
+//! The parts:
+//! - `tests/learning/cases/regression.jsonl`: a fixed regression set, thinned from the 21 parts
+//!   the rules were written and tuned on (see [`REGRESSION`] for how).
+//! - any other `tests/learning/cases/*.jsonl`: parts being tuned on.
+//! - `tests/learning/blind/*.jsonl`: blind parts, written by someone who read neither the rules
+//!   nor any other case, committed unread, and measured once before anyone tunes to them. With
+//!   no file there, blind scoring is skipped.
+//!
+//! Per part, per kind and per language: tp/fp/fn, precision, recall, and the share of the
+//! right proposals whose explanation holds every fact the user gave (the case's `facts`, over
+//! the positives that have them). A proposal from a trap session is a false positive.
+//!
+//! Env: `LEARNING_REPORT=1` prints every part's table and asserts nothing (measure a new blind
+//! part this way, totals and kinds only, before setting its floors). `LEARNING_MISSES=PART,…`
+//! also names each missed or false case of those parts (never a blind part's before it was
+//! measured). The tables go to stderr: run with `--nocapture`.
+
+mod common;
+#[path = "support/corpus.rs"]
+mod corpus;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::Home;
+use corpus::{Assistant, Case, Sessions, ASSISTANTS};
+use tinylingo::learning::Inbox;
+use tinylingo::ops::duplicates::words::same_term;
+
+/// Floors of one part; `facts` applies only when some of its right proposals have facts.
+#[derive(Debug, Clone, Copy)]
+struct Floors {
+    precision: f64,
+    recall: f64,
+    facts: f64,
+}
+
+/// The regression set: 503 of the 1,819 cases of the parts `tuned`, `heldout`, `fresh`,
+/// `fresh2`, `tuned2` and `fresh3` to `fresh18` (each case's `from` names its part and line),
+/// in proportion per kind and language: of each (kind, language) with N cases, round(N × 500 /
+/// 1,819) and at least one, those whose `user` text has the smallest SHA-256 (as hex); in the
+/// parts' order. All but `tuned` were written blind and measured blind once, then tuned on:
+///
+/// | part | cases | when written, blind | measured blind, after tuning on the parts above |
+/// |---|---|---|---|
+/// | fresh | 62 | 0.650 / 0.361 | — |
+/// | fresh2 | 80 | 0.531 / 0.354 | 0.919 / 0.708 |
+/// | tuned2 | 120 | 0.762 / 0.427 | (a tuning part) |
+/// | fresh3 | 80 | 0.778 / 0.438 | 0.857 / 0.750 |
+/// | fresh4 | 80 | 0.778 / 0.438 | 0.707 / 0.604 |
+/// | fresh5 + fresh6 | 160 | 0.682 / 0.479 | 0.793 / 0.734 |
+/// | fresh7 + fresh8 | 160 | 0.697 / 0.479 | 0.879 / 0.760 |
+/// | fresh9 + fresh10 | 160 | 0.69 / 0.49 | 0.852 / 0.798 |
+/// | fresh11 + fresh12 | 160 | 0.79 / 0.51 | 0.902 / 0.796 |
+/// | fresh13 + fresh14 | 160 | 0.884 / 0.792 | 0.884 / 0.792 (no tuning between) |
+/// | fresh15 … fresh18 | 320 | 0.906 / 0.858 | 0.923 / 0.874 |
+///
+/// (Those figures counted the set of terms per part; the count here is per case, and gives
+/// the same figures on those parts.) On the set, when it was made, the rules measured
+/// precision 0.987 and recall 0.980 (tp 1192, fp 16, fn 24; zh 1.000 / 0.987, en 0.974 /
+/// 0.974), facts unlabeled. The floors sit just under: raise them when the rules improve,
+/// never edit a case to raise a figure. `facts` is the issue's target, for tuning parts that
+/// label facts.
+const REGRESSION: Floors = Floors { precision: 0.97, recall: 0.96, facts: 0.80 };
+
+/// The issue's targets, for a blind part without a row in [`FLOORS`].
+const BLIND: Floors = Floors { precision: 0.95, recall: 0.85, facts: 0.80 };
+
+/// Parts with floors of their own, by folder and name: `cases/NAME` (else [`REGRESSION`]'s) or
+/// `blind/NAME` (else [`BLIND`]'s). A blind part measured below the targets gets a row with
+/// what it measured first, and the figures in a comment.
+const FLOORS: &[(&str, Floors)] = &[("cases/regression", REGRESSION)];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/learning")
+}
+
+fn env_on(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+#[test]
+fn the_rules_meet_their_floors_on_every_labeled_part() {
+    let parts = parts_in(&root().join("cases"));
+    check(&parts, "cases", REGRESSION);
+    assert!(parts.iter().any(|p| p.ends_with("regression.jsonl")), "the regression set is there");
+}
+
+#[test]
+fn the_rules_meet_the_issues_targets_on_every_blind_part() {
+    // Only the file names are listed here; the cases are read by the scorer, never shown
+    // unless LEARNING_MISSES names the part.
+    let parts = parts_in(&root().join("blind"));
+    if parts.is_empty() {
+        eprintln!("no blind part in tests/learning/blind/: blind scoring skipped");
+        return;
+    }
+    check(&parts, "blind", BLIND);
+}
+
+#[test]
+fn each_case_is_credited_with_what_its_own_session_gave() {
+    let case = |v: serde_json::Value| Case::from_json(&v);
+    let ledger = "In this repo, ledger means the double-entry bookkeeping module under src/ledger";
+    let cases = [
+        // Right, with every fact in the explanation ("SRC/Ledger": compared case-insensitively).
+        case(serde_json::json!({"lang": "en", "before": null, "user": ledger, "after": "Noted.",
+            "expect": "ledger", "kind": "definition", "facts": ["double-entry", "SRC/Ledger"]})),
+        // The same term from another session, with a fact its explanation lacks: scanned in
+        // another home, so the first case's explanation cannot answer for it.
+        case(serde_json::json!({"lang": "en", "before": "What is the ledger?",
+            "user": "ledger means the module that posts journal entries",
+            "after": "Noted.", "expect": "ledger", "kind": "answer",
+            "facts": ["posts journal entries", "src/ledger"]})),
+        // A definition in the session's second turn (`next`): found in every format.
+        case(serde_json::json!({"lang": "en", "before": null, "user": "hi, quick one",
+            "after": "Sure.", "next": {"user": "we call the API gateway the front door",
+            "after": "OK."}, "expect": "front door", "kind": "two-message"})),
+        // Labeled a trap: its proposal is a false positive, and nothing is missed.
+        case(serde_json::json!({"lang": "en", "before": null,
+            "user": "When I say the box, I mean the build server ci-runner-07",
+            "after": "Understood.", "expect": null, "kind": "one-off"})),
+    ];
+    assert_eq!(homes_for(&cases), [vec![0, 2, 3], vec![1]]);
+    let score = score(&cases);
+    let t = score.tallies(&cases);
+    let counts = |t: &Tally| [t.tp, t.fp, t.fn_, t.with_facts, t.all_facts];
+    assert_eq!(counts(&t[0]), [4, 0, 0, 4, 4], "{}", score.misses("self", &cases));
+    assert_eq!(counts(&t[1]), [4, 0, 0, 4, 0], "{}", score.misses("self", &cases));
+    assert_eq!(counts(&t[2]), [4, 0, 0, 0, 0], "{}", score.misses("self", &cases));
+    assert_eq!(counts(&t[3]), [0, 4, 0, 0, 0], "{}", score.misses("self", &cases));
+    let table = score.table("self", &cases);
+    assert!(table.contains("one-off (trap)"), "{table}");
+    assert!(table.contains("0.500   4/8"), "{table}");
+}
+
+/// The `*.jsonl` files of `dir`, sorted (none when it does not exist).
+fn parts_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else { return Vec::new() };
+    let mut out: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Scores each part, prints its table, and (unless `LEARNING_REPORT`) asserts its floors.
+fn check(parts: &[PathBuf], folder: &str, default: Floors) {
+    let report_only = env_on("LEARNING_REPORT");
+    let misses = std::env::var("LEARNING_MISSES").unwrap_or_default();
+    let mut failed = Vec::new();
+    for path in parts {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let key = format!("{folder}/{name}");
+        let floors = FLOORS.iter().find(|(k, _)| *k == key).map_or(default, |(_, f)| *f);
+        let cases = corpus::load(path);
+        let score = score(&cases);
+        eprintln!("{}", score.table(&key, &cases));
+        if misses.split(',').any(|m| m == name) {
+            eprintln!("{}", score.misses(&key, &cases));
+        }
+        let all = score.total(&cases);
+        let facts = all.facts();
+        if all.precision() < floors.precision
+            || all.recall() < floors.recall
+            || facts.is_some_and(|f| f < floors.facts)
+        {
+            failed.push(format!(
+                "{key}: precision {:.3} recall {:.3} facts {} under {floors:?}",
+                all.precision(),
+                all.recall(),
+                facts.map_or("-".into(), |f| format!("{f:.3}"))
+            ));
+        }
+    }
+    if report_only {
+        eprintln!("LEARNING_REPORT: floors not checked");
+        return;
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+// ---- scoring ---------------------------------------------------------------------------------
+
+/// Counts over some cases, each scanned in four formats (so a case counts four times).
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    tp: usize,
+    fp: usize,
+    fn_: usize,
+    /// Right proposals whose case has facts, and those whose explanation holds them all.
+    with_facts: usize,
+    all_facts: usize,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        self.tp += o.tp;
+        self.fp += o.fp;
+        self.fn_ += o.fn_;
+        self.with_facts += o.with_facts;
+        self.all_facts += o.all_facts;
+    }
+    fn precision(&self) -> f64 {
+        self.tp as f64 / (self.tp + self.fp).max(1) as f64
+    }
+    fn recall(&self) -> f64 {
+        self.tp as f64 / (self.tp + self.fn_).max(1) as f64
+    }
+    fn facts(&self) -> Option<f64> {
+        (self.with_facts > 0).then(|| self.all_facts as f64 / self.with_facts as f64)
+    }
+}
+
+/// What the scans proposed from one case's session, per assistant: (term, explanation).
+type Got = Vec<(String, String)>;
+
+/// What each case's session gave in each format, in the cases' order.
+struct Score {
+    got: Vec<[Got; 4]>,
+}
+
+/// Scans the cases in each format (the four at once, on their own threads) and attributes
+/// every proposal to the sessions the inbox says it was seen in.
+fn score(cases: &[Case]) -> Score {
+    let homes = homes_for(cases);
+    let per_assistant: Vec<Vec<Got>> = std::thread::scope(|s| {
+        let runs = ASSISTANTS.map(|a| {
+            let homes = &homes;
+            s.spawn(move || {
+                let mut got = vec![Got::new(); cases.len()];
+                for members in homes {
+                    scan(a, cases, members, &mut got);
+                }
+                got
+            })
+        });
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    let got = (0..cases.len()).map(|i| std::array::from_fn(|a| per_assistant[a][i].clone()));
+    Score { got: got.collect() }
+}
+
+/// The cases split over homes so that no two positives in one home expect the same term: the
+/// inbox merges the proposals of one term, and each must be credited to its own case.
+fn homes_for(cases: &[Case]) -> Vec<Vec<usize>> {
+    let mut homes: Vec<Vec<usize>> = vec![Vec::new()];
+    for (i, case) in cases.iter().enumerate() {
+        let clash = |home: &Vec<usize>| {
+            let term = case.expect.as_deref();
+            home.iter().any(|&j| {
+                term.is_some_and(|t| cases[j].expect.as_deref().is_some_and(|u| same_term(t, u)))
+            })
+        };
+        match homes.iter_mut().find(|h| !clash(h)) {
+            Some(home) => home.push(i),
+            None => homes.push(vec![i]),
+        }
+    }
+    homes
+}
+
+/// Renders `members` in `assistant`'s format into a fresh home, runs `suggest` there, and adds
+/// each proposal to the cases whose sessions it was seen in.
+fn scan(assistant: Assistant, cases: &[Case], members: &[usize], got: &mut [Got]) {
+    let home = Home::new();
+    let mut sessions = Sessions::new(home.path());
+    let mut case_of = BTreeMap::new();
+    for &i in members {
+        case_of.insert(sessions.write(assistant, &cases[i], i, ""), i);
+    }
+    sessions.finish();
+    let out = home.run(&["suggest", "--format", "jsonl", "--assistant", assistant.name()]);
+    out.ok();
+    let inbox = match fs::read_to_string(home.store().join("inbox.json")) {
+        Ok(text) => serde_json::from_str(&text).expect("inbox.json as the library writes it"),
+        Err(_) => Inbox::default(),
+    };
+    assert_eq!(inbox.pending().len(), out.stdout.lines().count(), "suggest printed them all");
+    for p in inbox.proposals {
+        for session in &p.sessions {
+            // A file's path (Gemini CLI's under the name of its older `.json` file), or
+            // OpenCode's session id.
+            let key = Path::new(session).file_stem().unwrap().to_str().unwrap();
+            let i = case_of.get(key).unwrap_or_else(|| panic!("{session}: not a case's session"));
+            got[*i].push((p.term.clone(), p.explanation.clone()));
+        }
+    }
+}
+
+/// Lowercased, each run of whitespace one space: how facts are compared.
+fn folded(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// One case's counts from what one assistant's scan proposed from its session.
+fn tally(case: &Case, got: &Got) -> Tally {
+    let mut t = Tally::default();
+    let right = |term: &str| case.expect.as_deref().is_some_and(|e| same_term(e, term));
+    let mut terms: Vec<&str> = got.iter().map(|(term, _)| term.as_str()).collect();
+    terms.sort();
+    terms.dedup();
+    t.fp = terms.iter().filter(|term| !right(term)).count();
+    if case.expect.is_none() {
+        return t;
+    }
+    match got.iter().find(|(term, _)| right(term)) {
+        Some((_, explanation)) => {
+            t.tp = 1;
+            if !case.facts.is_empty() {
+                t.with_facts = 1;
+                let explanation = folded(explanation);
+                t.all_facts = case.facts.iter().all(|f| explanation.contains(&folded(f))) as usize;
+            }
+        }
+        None => t.fn_ = 1,
+    }
+    t
+}
+
+/// The kinds a positive has, in the issue's order; other kinds (traps) follow by name.
+const POSITIVES: [&str; 6] =
+    ["definition", "correction", "behaviour", "answer", "remember", "two-message"];
+
+impl Score {
+    /// Each case's counts, over the four formats.
+    fn tallies(&self, cases: &[Case]) -> Vec<Tally> {
+        let mut out = vec![Tally::default(); cases.len()];
+        for ((t, case), got) in out.iter_mut().zip(cases).zip(&self.got) {
+            for g in got {
+                t.add(&tally(case, g));
+            }
+        }
+        out
+    }
+
+    fn total(&self, cases: &[Case]) -> Tally {
+        let mut all = Tally::default();
+        for t in self.tallies(cases) {
+            all.add(&t);
+        }
+        all
+    }
+
+    /// The part's figures per kind, per language and in all, as a table.
+    fn table(&self, key: &str, cases: &[Case]) -> String {
+        let tallies = self.tallies(cases);
+        let mut kinds: Vec<(bool, &str)> =
+            cases.iter().map(|c| (c.expect.is_none(), c.kind.as_str())).collect();
+        kinds.sort_by_key(|&(trap, kind)| {
+            (trap, POSITIVES.iter().position(|p| *p == kind).unwrap_or(POSITIVES.len()), kind)
+        });
+        kinds.dedup();
+        let mut out = format!("\n{key}: {} cases, each in 4 formats\n", cases.len());
+        let _ = writeln!(
+            out,
+            "{:<22} {:>5} {:>5} {:>4} {:>4}  {:>9} {:>6}  {:>11}",
+            "kind", "cases", "tp", "fp", "fn", "precision", "recall", "all facts"
+        );
+        let row = |out: &mut String, label: &str, trap: bool, pick: &dyn Fn(&Case) -> bool| {
+            let mut t = Tally::default();
+            let mut n = 0;
+            for (case, ct) in cases.iter().zip(&tallies) {
+                if pick(case) {
+                    t.add(ct);
+                    n += 1;
+                }
+            }
+            let facts = match t.facts() {
+                Some(f) => format!("{f:.3} {:>3}/{:<3}", t.all_facts, t.with_facts),
+                None => "-".into(),
+            };
+            let _ = if trap {
+                writeln!(
+                    out,
+                    "{label:<22} {n:>5} {:>5} {:>4} {:>4}  {:>9} {:>6}  {:>11}",
+                    "-", t.fp, "-", "-", "-", ""
+                )
+            } else {
+                writeln!(
+                    out,
+                    "{label:<22} {n:>5} {:>5} {:>4} {:>4}  {:>9.3} {:>6.3}  {facts:>11}",
+                    t.tp,
+                    t.fp,
+                    t.fn_,
+                    t.precision(),
+                    t.recall()
+                )
+            };
+        };
+        for (trap, kind) in kinds {
+            let label = if trap { format!("{kind} (trap)") } else { kind.to_string() };
+            row(&mut out, &label, trap, &|c: &Case| c.kind == kind && c.expect.is_none() == trap);
+        }
+        for lang in ["zh", "en"] {
+            row(&mut out, lang, false, &|c: &Case| c.lang == lang);
+        }
+        row(&mut out, "all", false, &|_: &Case| true);
+        out
+    }
+
+    /// Each case with a miss or a false proposal: what was expected, what came, and where.
+    fn misses(&self, key: &str, cases: &[Case]) -> String {
+        let mut out = String::new();
+        for (i, (case, got)) in cases.iter().zip(&self.got).enumerate() {
+            let mut wrong = Vec::new();
+            for (assistant, g) in ASSISTANTS.iter().zip(got) {
+                let t = tally(case, g);
+                if t.fp + t.fn_ > 0 || t.with_facts > t.all_facts {
+                    let proposed: Vec<String> =
+                        g.iter().map(|(term, e)| format!("{term}: {e}")).collect();
+                    wrong.push(format!(
+                        "    {}: {}",
+                        assistant.name(),
+                        if proposed.is_empty() { "nothing".into() } else { proposed.join(" | ") }
+                    ));
+                }
+            }
+            if wrong.is_empty() {
+                continue;
+            }
+            let expect = case.expect.as_deref().unwrap_or("(nothing)");
+            let _ = writeln!(
+                out,
+                "{key}:{} {} [{}] expect {expect} {:?}\n  user: {}",
+                i + 1,
+                case.kind,
+                case.lang,
+                case.facts,
+                case.user
+            );
+            out.push_str(&wrong.join("\n"));
+            out.push('\n');
+        }
+        out
+    }
+}
