@@ -144,3 +144,19 @@ fn doctor_lists_the_review_command_of_each_assistant() {
     assert_eq!(qwen.len(), 1, "{qwen:?}");
     assert_eq!(qwen[0]["fix"], "tinylingo install qwen");
 }
+
+#[test]
+fn install_writes_the_files_the_clients_were_seen_loading() {
+    // tests/fixtures/review/<client>/<path>: the files the e2e suite saw each client load and
+    // send to the model (tests/e2e/review.py with REVIEW_FIXTURES). Install must still write
+    // exactly those bytes; a changed text needs that run again.
+    let h = Home::new();
+    install_all(&h);
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/review");
+    for &(name, rel, _) in FILES {
+        let fixture = fixtures.join(name).join(rel);
+        let loaded = std::fs::read_to_string(&fixture)
+            .unwrap_or_else(|e| panic!("{}: {e}", fixture.display()));
+        assert_eq!(h.read(rel), loaded, "{name}: install no longer writes what the client loaded");
+    }
+}
