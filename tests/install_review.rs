@@ -98,6 +98,22 @@ fn a_file_of_the_users_with_the_same_name_is_never_overwritten_or_removed() {
 }
 
 #[test]
+fn a_link_where_the_command_goes_is_left_alone() {
+    // A dotfiles setup links the file from elsewhere: even with our text in it, it is the
+    // user's, and uninstall must not delete the link.
+    let h = Home::new();
+    h.ok(&["install", "claude"]);
+    let rel = FILES[0].1;
+    let ours = h.read(rel);
+    h.write("dotfiles/review.md", &ours);
+    std::fs::remove_file(h.path(rel)).unwrap();
+    std::os::unix::fs::symlink(h.path("dotfiles/review.md"), h.path(rel)).unwrap();
+    let out = h.ok(&["uninstall"]);
+    assert!(std::fs::symlink_metadata(h.path(rel)).unwrap().file_type().is_symlink(), "{out}");
+    assert_eq!(h.read("dotfiles/review.md"), ours);
+}
+
+#[test]
 fn an_edited_command_is_kept_and_an_earlier_versions_is_replaced() {
     let h = Home::new();
     h.ok(&["install", "claude", "gemini"]);

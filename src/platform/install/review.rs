@@ -59,7 +59,9 @@ pub(super) fn plan(
     let Some((review, path)) = place(spec, home) else { return Ok(()) };
     let content = review.render().into_bytes();
     let old = read_if_exists(&path)?;
-    let ours = |b: &[u8]| b == content || installed.is_as_written(&path, b);
+    // A link (a dotfiles setup) is never ours: install writes plain files only.
+    let link = super::is_link(&path);
+    let ours = |b: &[u8]| !link && (b == content || installed.is_as_written(&path, b));
     match (mode, &old) {
         (_, Some(b)) if !ours(b) => section.notes.push(foreign_note(home, &path, installed)),
         (Mode::Uninstall, Some(_)) => {
