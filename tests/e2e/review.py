@@ -225,25 +225,34 @@ class Wrapped(Client):
         return self.c.run(prompt)
 
 
-class Qwen(Wrapped):
-    name = "qwen"
-    review_file = ".qwen/commands/tinylingo-review.md"
+class HookFile(Wrapped):
+    """A client of hookfile.py: its driver module is the client's name, its class `cls`."""
+
+    cls = ""
 
     def __init__(self):
+        import importlib
         import hookfile
-        import qwen
-        self.model = hookfile.ChatFake(qwen.Qwen.is_main)
-        self.c = qwen.Qwen(self.model)
+        client = getattr(importlib.import_module(self.name), self.cls)
+        self.model = hookfile.ChatFake(client.is_main)
+        self.c = client(self.model)
         self.c.setup()
         self.home = self.c.home
 
 
-class Copilot(Wrapped):
+class Qwen(HookFile):
+    name = "qwen"
+    cls = "Qwen"
+    review_file = ".qwen/commands/tinylingo-review.md"
+
+
+class Copilot(HookFile):
     """`copilot -p /tinylingo-review` passes the words on as they are; the skill is listed to
     the model (name, description), whose `skill` tool loads its text: the fake model calls it,
     as its instructions say to ("invoking it is mandatory and must be your first action")."""
 
     name = "copilot"
+    cls = "Copilot"
     how = "/tinylingo-review, then the model's skill tool"
     review_file = ".copilot/skills/tinylingo-review/SKILL.md"
 
@@ -252,62 +261,63 @@ class Copilot(Wrapped):
                               "No pending proposals."]
         return self.run("/tinylingo-review")
 
+
+class Plugin(Wrapped):
+    """A client of plugin.py: its driver module is the client's name, its class `cls`."""
+
+    cls = ""
+
     def __init__(self):
-        import copilot
-        import hookfile
-        self.model = hookfile.ChatFake(copilot.Copilot.is_main)
-        self.c = copilot.Copilot(self.model)
-        self.c.setup()
+        import importlib
+        import plugin
+        self.module = importlib.import_module(self.name)
+        self.model = plugin.ChatCompletions()
+        self.c = getattr(self.module, self.cls)(self.model, *self.extra())
         self.home = self.c.home
 
+    def extra(self):
+        return ()
 
-class Pi(Wrapped):
+
+class Pi(Plugin):
     name = "pi"
+    cls = "Pi"
     review_file = ".pi/agent/prompts/tinylingo-review.md"
 
-    def __init__(self):
-        import pi
-        import plugin
-        self.model = plugin.ChatCompletions()
-        self.c = pi.Pi(self.model)
-        self.home = self.c.home
+
+class RunCommand(Plugin):
+    """OpenCode and Kilo: `<client> run --command tinylingo-review` (a message is optional
+    there; one is given, as a user would)."""
+
+    @property
+    def how(self):
+        return f"{self.name} run --command tinylingo-review"
+
+    def review(self):
+        self.model.clear()
+        argv = [self.exe(), "run", "--command", "tinylingo-review", "now"]
+        return common.run_client(argv, self.c.env(), self.home.work, self.c.run_timeout)
 
 
-class OpenCode(Wrapped):
+class OpenCode(RunCommand):
     name = "opencode"
-    how = "opencode run --command tinylingo-review"
+    cls = "OpenCode"
     review_file = ".config/opencode/commands/tinylingo-review.md"
 
-    def __init__(self):
-        import opencode
-        import plugin
-        self.model = plugin.ChatCompletions()
-        self.c = opencode.OpenCode(self.model, opencode.seed_config_deps())
-        self.home = self.c.home
+    def extra(self):
+        return (self.module.seed_config_deps(),)
 
-    def review(self):
-        self.model.clear()
-        argv = [common.client_bin("opencode"), "run", "--command", "tinylingo-review", "now"]
-        return common.run_client(argv, self.c.env(), self.home.work, self.c.run_timeout)
+    def exe(self):
+        return common.client_bin("opencode")
 
 
-class Kilo(Wrapped):
+class Kilo(RunCommand):
     name = "kilo"
-    how = "kilo run --command tinylingo-review"
+    cls = "Kilo"
     review_file = ".config/kilo/command/tinylingo-review.md"
 
-    def __init__(self):
-        import kilo
-        import plugin
-        self.model = plugin.ChatCompletions()
-        self.kilo = kilo
-        self.c = kilo.Kilo(self.model)
-        self.home = self.c.home
-
-    def review(self):
-        self.model.clear()
-        argv = [self.kilo.kilo_bin(), "run", "--command", "tinylingo-review", "now"]
-        return common.run_client(argv, self.c.env(), self.home.work, self.c.run_timeout)
+    def exe(self):
+        return self.module.kilo_bin()
 
 
 CLIENTS = {c.name: c for c in (Claude, Codex, Gemini, Qwen, Copilot, Pi, OpenCode, Kilo)}
