@@ -7,7 +7,10 @@ driver's fake model server, in a temporary HOME:
 - capture: inbox without suggest: a turn in which the user defines a term; once it has
   ended, `tinylingo inbox --format json` holds the term, and `suggest` never ran.
 - notice reaches user once: the next two prompts; the notice of the new proposal is in what
-  the client shows the user (its stdout or stderr) exactly once, and in no request.
+  the client shows the user (its stdout or stderr) exactly once, and in no request. Headless,
+  Gemini CLI prints "Hook system message: …" on stderr; Claude Code reports the hook's
+  `systemMessage` among its hook events (`--include-hook-events`); `codex exec` prints it
+  nowhere (skipped, the hook having taken the news).
 
     TINYLINGO_BIN=… E2E_CLIENTS=~/.cache/tinylingo-e2e python3 tests/e2e/review.py [client…]
 
