@@ -43,7 +43,8 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: Some("Bash(tinylingo record:*)"),
     command_guard: "",
     trust_note: None,
-    // Claude Code reads `commands/*.md` (front matter `description`); `claude -p /tinylingo-review` runs it headless.
+    // Claude Code reads `commands/*.md` (front matter `description`); `claude -p /tinylingo-review`
+    // runs it headless.
     review: Some(Review {
         file: "commands/tinylingo-review.md",
         format: ReviewFormat::Markdown,

@@ -33,7 +33,8 @@ pub(super) const SPEC: Spec = Spec {
     trust_note: Some(|dir, file, settings, event| {
         super::codex_trust::note(super::codex_trust::trust(dir, file, settings, event))
     }),
-    // Codex CLI has no custom prompts any more (0.169): skills in `skills/<name>/SKILL.md`, run when a prompt names them with `$`.
+    // Codex CLI has no custom prompts any more (0.169): skills in `skills/<name>/SKILL.md`, run
+    // when a prompt names them with `$`.
     review: Some(Review {
         file: "skills/tinylingo-review/SKILL.md",
         format: ReviewFormat::Skill,

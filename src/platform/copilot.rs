@@ -45,7 +45,8 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: "",
     trust_note: None,
-    // Copilot CLI has no command files: skills in `skills/<name>/SKILL.md` (front matter `name`, `description`), which the user starts with `/name`.
+    // Copilot CLI has no command files: skills in `skills/<name>/SKILL.md` (front matter `name`,
+    // `description`), which the user starts with `/name`.
     review: Some(Review {
         file: "skills/tinylingo-review/SKILL.md",
         format: ReviewFormat::Skill,

@@ -21,7 +21,8 @@ pub(super) const SPEC: Spec = Spec {
         source: opencode::PLUGIN,
         what: "chat.message plugin",
     },
-    // Kilo reads `{command,commands}/**/*.md` as OpenCode does (its docs' example: `~/.config/kilo/command/`).
+    // Kilo reads `{command,commands}/**/*.md` as OpenCode does (its docs' example:
+    // `~/.config/kilo/command/`).
     review: Some(Review {
         file: "command/tinylingo-review.md",
         format: ReviewFormat::Markdown,

@@ -36,7 +36,8 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: "",
     trust_note: None,
-    // OpenCode reads `{command,commands}/**/*.md` in its folder (front matter `description`, the body is the template).
+    // OpenCode reads `{command,commands}/**/*.md` in its folder (front matter `description`, the
+    // body is the template).
     review: Some(Review {
         file: "commands/tinylingo-review.md",
         format: ReviewFormat::Markdown,
