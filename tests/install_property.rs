@@ -3,7 +3,8 @@
 //! the user's in between, then uninstall: exactly the user's edits remain, byte for byte. The
 //! real binary in a temporary home, for Claude Code, Codex CLI and Gemini CLI (JSON settings
 //! files, with comments for Gemini, which keeps its MCP servers there too; the instruction
-//! files; `~/.claude.json`; Codex's `config.toml`).
+//! files; `~/.claude.json`; Codex's `config.toml`; the review command, where the user may
+//! have a file of that name, or edit ours).
 //!
 //! The edits are ones that touch nothing of ours and whose result is well defined on any
 //! version of the file: a JSON file gets a new first key right after its opening brace (on a
@@ -27,6 +28,9 @@ enum Kind {
     Json,
     Toml,
     Markdown,
+    /// A file wholly tinylingo's (the review command) where install finds none; an edit
+    /// appends a line, as to Markdown, and from then on the file is the user's.
+    Ours,
 }
 
 /// The files, with the starting versions each may have (`None`: absent).
@@ -88,6 +92,12 @@ const FILES: &[(&str, Kind, &[Option<&str>])] = &[
         ],
     ),
     (".gemini/GEMINI.md", Kind::Markdown, &[None, Some("# Gemini\n")]),
+    (
+        ".claude/commands/tinylingo-review.md",
+        Kind::Ours,
+        &[None, Some("---\ndescription: my own review\n---\nReview my PRs.\n")],
+    ),
+    (".gemini/commands/tinylingo-review.toml", Kind::Ours, &[None, Some("prompt = \"mine\"\n")]),
 ];
 
 /// The assistants the commands name.
@@ -138,7 +148,7 @@ fn edit(kind: Kind, text: &str, n: usize) -> String {
             }
         }
         Kind::Toml => format!("user{n} = {n}{nl}{text}"),
-        Kind::Markdown => {
+        Kind::Markdown | Kind::Ours => {
             let sep = if text.is_empty() || text.ends_with('\n') { "" } else { nl };
             format!("{text}{sep}user line {n}{nl}")
         }
@@ -149,7 +159,7 @@ fn edit(kind: Kind, text: &str, n: usize) -> String {
 fn bare(kind: Kind) -> &'static str {
     match kind {
         Kind::Json => "{}\n",
-        Kind::Toml | Kind::Markdown => "",
+        Kind::Toml | Kind::Markdown | Kind::Ours => "",
     }
 }
 
@@ -187,9 +197,12 @@ fn run_case(start: &[usize], ops: &[Op]) -> Result<(), TestCaseError> {
                     continue;
                 }
                 edits += 1;
-                h.write(rel, &edit(kind, &h.read(rel), edits));
+                let now = h.read(rel);
+                h.write(rel, &edit(kind, &now, edits));
                 let (text, edited) = &mut expected[i];
-                *text = Some(edit(kind, text.as_deref().unwrap_or(bare(kind)), edits));
+                // An edited command of ours is the user's from then on, as it is now.
+                let was = if kind == Kind::Ours { Some(now.as_str()) } else { text.as_deref() };
+                *text = Some(edit(kind, was.unwrap_or(bare(kind)), edits));
                 *edited = true;
             }
         }
@@ -210,7 +223,7 @@ fn run_case(start: &[usize], ops: &[Op]) -> Result<(), TestCaseError> {
     let ours = |p: &std::path::Path| {
         p.starts_with(".config")
             || [".claude", ".codex", ".gemini"].iter().any(|d| p == std::path::Path::new(d))
-            || FILES.iter().any(|f| p == std::path::Path::new(f.0))
+            || FILES.iter().any(|f| std::path::Path::new(f.0).starts_with(p))
     };
     left.retain(|p| !ours(p));
     prop_assert!(left.is_empty(), "left behind: {:?}", left);
@@ -253,12 +266,15 @@ fn install_edit_reinstall_with_mcp_and_the_journal() {
         Op::Edit(6),
         Op::ThreadOn,
         Op::Edit(7),
+        Op::Edit(8),
+        Op::Install,
+        Op::Edit(9),
     ];
     for start in [
-        [0, 0, 0, 0, 0, 0, 0, 0],
-        [3, 2, 2, 2, 2, 1, 1, 1],
-        [6, 3, 3, 1, 1, 0, 2, 0],
-        [5, 1, 4, 0, 0, 1, 0, 1],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [3, 2, 2, 2, 2, 1, 1, 1, 1, 0],
+        [6, 3, 3, 1, 1, 0, 2, 0, 0, 1],
+        [5, 1, 4, 0, 0, 1, 0, 1, 1, 1],
     ] {
         run_case(&start, &ops).unwrap();
     }

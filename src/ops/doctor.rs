@@ -9,8 +9,8 @@
 //! * for each assistant whose settings folder exists or that has a registration of ours: the
 //!   settings file parses as install parses it, our hooks are registered with the command and
 //!   timeout install writes, the program that command runs answers `--version`, OpenCode's
-//!   plugin is ours and current, the instruction block is current (edited by hand counts as
-//!   fine: install leaves it alone too), and what the assistant itself must trust;
+//!   plugin is ours and current, the instruction block and the review command are current
+//!   (edited by hand counts as fine: install leaves it alone too), and what it must trust;
 //! * the merge driver for project glossaries is in the global git config and its program
 //!   answers `--version` ([`git_config`]);
 //! * the glossary parses and the index describes it ([`crate::index::open_mapped`]);
@@ -39,6 +39,7 @@ use crate::project::Scopes;
 use crate::store::config::{self, Config, Settings};
 use crate::store::files::read_if_exists;
 use crate::store::{home_dir, Glossary, Store};
+mod review;
 
 /// How long the registered program gets to answer `--version`.
 const RUN_TIMEOUT: Duration = Duration::from_secs(5);
@@ -288,7 +289,8 @@ fn assistants(store: &Store, (journal_on, capture_on): (bool, bool)) -> Vec<Chec
         return vec![Check::ok("assistants", None, detail)];
     }
     let at = Place { home: &home, link: &link, journal_on, capture_on };
-    found.into_iter().flat_map(|p| assistant(p.spec(), &at)).collect()
+    let review = |p: Platform| review::check(p.spec(), &home, store);
+    found.into_iter().flat_map(|p| assistant(p.spec(), &at).into_iter().chain(review(p))).collect()
 }
 
 /// What every assistant's checks need.
@@ -556,10 +558,7 @@ fn instruction_block(spec: &Spec, home: &Path, dir: &Path) -> Check {
 
 /// `~/.config/tinylingo/…` when the path is under the home folder.
 fn home_relative(path: &Path) -> String {
-    match home_dir() {
-        Some(home) => tilde(&home, path),
-        None => path.display().to_string(),
-    }
+    home_dir().map_or_else(|| path.display().to_string(), |home| tilde(&home, path))
 }
 
 /// The glossary parses; the index describes it and the settings.

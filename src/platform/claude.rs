@@ -1,6 +1,7 @@
 //! Claude Code: a `UserPromptSubmit` command hook in `~/.claude/settings.json`, instructions in
 //! `~/.claude/CLAUDE.md`.
 use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
+use super::review::{Format as ReviewFormat, Review};
 use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 /// A `{"hooks": [{"type": "command", "command": …, "timeout": 10}]}` group; the timeout is in
@@ -42,6 +43,13 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: Some("Bash(tinylingo record:*)"),
     command_guard: "",
     trust_note: None,
+    // Claude Code reads `commands/*.md` (front matter `description`); `claude -p /tinylingo-review`
+    // runs it headless.
+    review: Some(Review {
+        file: "commands/tinylingo-review.md",
+        format: ReviewFormat::Markdown,
+        invocation: "/tinylingo-review",
+    }),
     mcp: Some(McpSpec {
         file: McpFile::ClaudeGlobal,
         format: McpFormat::Json {

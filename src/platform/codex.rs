@@ -1,6 +1,7 @@
 //! Codex CLI: a `UserPromptSubmit` command hook in `~/.codex/hooks.json`, Claude Code's shape;
 //! instructions in `~/.codex/AGENTS.md`.
 use super::mcp_config::{McpAllow, McpFile, McpFormat, McpSpec};
+use super::review::{Format as ReviewFormat, Review};
 use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -31,6 +32,13 @@ pub(super) const SPEC: Spec = Spec {
     command_guard: "",
     trust_note: Some(|dir, file, settings, event| {
         super::codex_trust::note(super::codex_trust::trust(dir, file, settings, event))
+    }),
+    // Codex CLI has no custom prompts any more (0.169): skills in `skills/<name>/SKILL.md`, run
+    // when a prompt names them with `$`.
+    review: Some(Review {
+        file: "skills/tinylingo-review/SKILL.md",
+        format: ReviewFormat::Skill,
+        invocation: "$tinylingo-review",
     }),
     mcp: Some(McpSpec {
         file: McpFile::InFolder("config.toml"),

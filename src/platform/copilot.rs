@@ -8,6 +8,7 @@
 //! appends to the user message inside a `<system_reminder>` of its own. A hook that fails (the
 //! binary deleted without uninstall) is skipped and the prompt goes through, so no guard.
 use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
+use super::review::{Format as ReviewFormat, Review};
 use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -44,6 +45,13 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: "",
     trust_note: None,
+    // Copilot CLI has no command files: skills in `skills/<name>/SKILL.md` (front matter `name`,
+    // `description`), which the user starts with `/name`.
+    review: Some(Review {
+        file: "skills/tinylingo-review/SKILL.md",
+        format: ReviewFormat::Skill,
+        invocation: "/tinylingo-review",
+    }),
     // Copilot keeps tool approvals on the command line only (`--allow-tool 'tinylingo(record)'`
     // for a headless run): there is no setting for --allow-record to write.
     mcp: Some(McpSpec {

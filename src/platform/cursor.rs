@@ -34,6 +34,9 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: "",
     trust_note: None,
+    // Cursor has custom commands (`commands/*.md`), but no client here to take their format
+    // from or to prove one loads: none is written.
+    review: None,
     mcp: Some(McpSpec {
         file: McpFile::InFolder("mcp.json"),
         format: McpFormat::Json {

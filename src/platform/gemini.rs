@@ -1,6 +1,7 @@
 //! Gemini CLI: a `BeforeAgent` command hook in `~/.gemini/settings.json`, instructions in
 //! `~/.gemini/GEMINI.md`.
 use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
+use super::review::{Format as ReviewFormat, Review};
 use super::{CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -41,6 +42,12 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: " 2>/dev/null || true",
     trust_note: None,
+    // Gemini CLI reads `commands/**/*.toml` (`description`, `prompt`), also headless.
+    review: Some(Review {
+        file: "commands/tinylingo-review.toml",
+        format: ReviewFormat::Toml,
+        invocation: "/tinylingo-review",
+    }),
     mcp: Some(McpSpec {
         file: McpFile::InFolder("settings.json"),
         format: McpFormat::Json {

@@ -1,6 +1,7 @@
 //! Kilo CLI, an OpenCode fork: OpenCode's plugin, in `~/.config/kilo/plugin/`, runs
 //! `tinylingo hook kilo`; instructions in `~/.config/kilo/AGENTS.md`.
 use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
+use super::review::{Format as ReviewFormat, Review};
 use super::{opencode, FolderVar, Platform, Registration, Spec};
 
 /// OpenCode's, but for the names and the folder: the same event fields, output, instruction
@@ -20,6 +21,13 @@ pub(super) const SPEC: Spec = Spec {
         source: opencode::PLUGIN,
         what: "chat.message plugin",
     },
+    // Kilo reads `{command,commands}/**/*.md` as OpenCode does (its docs' example:
+    // `~/.config/kilo/command/`).
+    review: Some(Review {
+        file: "command/tinylingo-review.md",
+        format: ReviewFormat::Markdown,
+        invocation: "/tinylingo-review",
+    }),
     // Kilo reads kilo.json (and kilo.jsonc, opencode.json) with comments; its `mcp` entries
     // are OpenCode's.
     mcp: Some(McpSpec {

@@ -22,6 +22,7 @@ pub mod mcp_config;
 mod opencode;
 mod pi;
 mod qwen;
+pub mod review;
 pub mod settings_file;
 
 use std::path::{Path, PathBuf};
@@ -101,6 +102,9 @@ pub struct Spec {
     /// `install --allow-record` adds to the settings file (Claude Code asks by default).
     pub allow_rule: Option<&'static str>,
     pub trust_note: Option<TrustNote>,
+    /// Where install writes the review command (`/tinylingo-review`); `None` for an assistant
+    /// without custom commands we could check.
+    pub review: Option<review::Review>,
     /// Where `install --mcp` registers the MCP server (`tinylingo mcp`).
     pub mcp: Option<mcp_config::McpSpec>,
 }

@@ -1,6 +1,7 @@
 //! OpenCode: a JS plugin runs `tinylingo hook opencode` and adds the block as a message part;
 //! instructions in `~/.config/opencode/AGENTS.md`.
 use super::mcp_config::{JsonEntry, McpAllow, McpFile, McpFormat, McpSpec};
+use super::review::{Format as ReviewFormat, Review};
 use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 /// The plugin, for OpenCode and its forks (Kilo): it runs `tinylingo hook <name>`.
@@ -35,6 +36,13 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: "",
     trust_note: None,
+    // OpenCode reads `{command,commands}/**/*.md` in its folder (front matter `description`, the
+    // body is the template).
+    review: Some(Review {
+        file: "commands/tinylingo-review.md",
+        format: ReviewFormat::Markdown,
+        invocation: "/tinylingo-review",
+    }),
     // OpenCode reads opencode.json with comments (JSONC).
     mcp: Some(McpSpec {
         file: McpFile::InFolder("opencode.json"),

@@ -1,5 +1,6 @@
 //! Pi: a TypeScript extension in `~/.pi/agent/extensions/` runs `tinylingo hook pi` and adds
 //! the block as a message; instructions in `~/.pi/agent/AGENTS.md`. Pi has no MCP.
+use super::review::{Format as ReviewFormat, Review};
 use super::{FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -28,5 +29,11 @@ pub(super) const SPEC: Spec = Spec {
     allow_rule: None,
     command_guard: "",
     trust_note: None,
+    // Pi's prompt templates: `prompts/*.md` (front matter `description`), `/name` expands one.
+    review: Some(Review {
+        file: "prompts/tinylingo-review.md",
+        format: ReviewFormat::Markdown,
+        invocation: "/tinylingo-review",
+    }),
     mcp: None,
 };

@@ -7,6 +7,7 @@
 //! block goes without our tags), the command run through bash (so the same guard as Gemini's
 //! keeps a deleted binary from reaching the prompt as a warning or a deny), MCP servers in the
 //! same settings file with a `trust` flag.
+use super::review::{Format as ReviewFormat, Review};
 use super::{gemini, CommandEntry, FolderVar, OutputShape, Platform, Registration, Rules, Spec};
 
 pub(super) const SPEC: Spec = Spec {
@@ -41,6 +42,12 @@ pub(super) const SPEC: Spec = Spec {
     // come back as a warning (or, for another exit code, a deny of the prompt).
     command_guard: " 2>/dev/null || true",
     trust_note: None,
+    // Qwen Code reads `commands/**/*.toml` and `commands/**/*.md` (front matter `description`).
+    review: Some(Review {
+        file: "commands/tinylingo-review.md",
+        format: ReviewFormat::Markdown,
+        invocation: "/tinylingo-review",
+    }),
     // Servers in the same settings file, with a `trust` flag: Gemini CLI's entry.
     mcp: gemini::SPEC.mcp,
 };

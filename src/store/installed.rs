@@ -50,6 +50,11 @@ pub struct FileRecord {
     /// `mcpServers`); see `platform::install::shape`.
     #[serde(skip_serializing_if = "BTreeSet::is_empty")]
     pub added: BTreeSet<String>,
+    /// For a file that is wholly ours (the review command): the SHA-256 of the bytes install
+    /// last wrote, so that uninstall deletes it only while nobody changed it, and a later
+    /// install replaces only its own text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
     /// An earlier version's record: (text before install, text install last wrote). Read,
     /// converted by [`Installed::load`], never written.
     #[serde(skip)]
@@ -63,6 +68,8 @@ struct RawRecord {
     created: bool,
     #[serde(default)]
     added: BTreeSet<String>,
+    #[serde(default)]
+    sha256: Option<String>,
     // Earlier versions: the whole text before the first change (`null`: no file), and after.
     #[serde(default)]
     before: Option<String>,
@@ -76,10 +83,15 @@ impl<'de> Deserialize<'de> for FileRecord {
         Ok(match raw.after {
             Some(after) => FileRecord {
                 created: raw.before.is_none(),
-                added: BTreeSet::new(),
                 legacy: Some((raw.before, after)),
+                ..FileRecord::default()
             },
-            None => FileRecord { created: raw.created, added: raw.added, legacy: None },
+            None => FileRecord {
+                created: raw.created,
+                added: raw.added,
+                sha256: raw.sha256,
+                legacy: None,
+            },
         })
     }
 }
@@ -138,6 +150,19 @@ impl Installed {
         entry.added.extend(added);
     }
 
+    /// Notes that the bytes install just wrote to `path` (after [`Installed::wrote`]) are the
+    /// whole file, ours.
+    pub fn wrote_whole(&mut self, path: &Path, bytes: &[u8]) {
+        if let Some(record) = self.files.get_mut(&key(path)) {
+            record.sha256 = Some(sha256(bytes));
+        }
+    }
+
+    /// Whether `bytes` are what install last wrote to `path`, a file wholly ours.
+    pub fn is_as_written(&self, path: &Path, bytes: &[u8]) -> bool {
+        self.file(path).and_then(|r| r.sha256.as_deref()) == Some(&sha256(bytes))
+    }
+
     /// Notes that install created the folder `path`.
     pub fn created_folder(&mut self, path: &Path) {
         self.folders.insert(key(path));
@@ -158,6 +183,11 @@ impl Installed {
         found.sort_by_key(|p| std::cmp::Reverse(p.components().count()));
         found.into_iter().map(Path::to_path_buf).collect()
     }
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn key(path: &Path) -> String {

@@ -53,14 +53,16 @@ class ChatFake(FakeModel):
             call_id = f"chatcmpl-{self.calls}"
         base = {"id": call_id, "created": int(time.time()), "model": data.get("model", "m")}
         usage = {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
-        if isinstance(reply, dict) and "mcp" in reply:
-            # The MCP tool under whatever name the client offers it.
+        if isinstance(reply, dict) and ("mcp" in reply or "tool" in reply):
+            # The MCP tool under whatever name the client offers it, or a client's own tool
+            # ({"tool": name}, e.g. Copilot CLI's `skill`).
             # Qwen Code declares MCP tools lazily: named in the system prompt, found through its
             # tool_search, callable by name.
             names = [t.get("function", {}).get("name") or "" for t in data.get("tools") or []]
             names += re.findall(r"[\w-]*tinylingo[\w-]*", request_text(data))
-            name = next((n for n in names if "tinylingo" in n and n.endswith(reply["mcp"])),
-                        "missing_tool")
+            name = reply.get("tool") or next(
+                (n for n in names if "tinylingo" in n and n.endswith(reply["mcp"])),
+                "missing_tool")
             call = {"index": 0, "id": f"call_{self.calls}", "type": "function",
                     "function": {"name": name,
                                  "arguments": json.dumps(reply["input"], ensure_ascii=False)}}

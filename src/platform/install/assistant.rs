@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use super::report::{install_step, step, tilde, Action, Section, Step, Verb};
-use super::{After, Options};
+use super::{After, Mode, Options};
 use crate::error::{Error, Result};
 use crate::platform::instructions::{self, Edit, Unclosed};
 use crate::platform::mcp_config::{self, Doc, McpAllow, McpSpec};
@@ -172,6 +172,7 @@ pub(super) fn plan_install(
             mcp_on = on;
         }
     }
+    super::review::plan(Mode::Install, spec, home, installed, &mut section)?;
     match spec.rules {
         Rules::File(file) => {
             let path = dir.join(file);
@@ -341,6 +342,7 @@ pub(super) fn plan_uninstall(spec: &Spec, home: &Path, installed: &Installed) ->
     if let Some(m) = spec.mcp.filter(|m| !shares_hook_file(spec, m, home)) {
         section.steps.extend(mcp_removal(spec, &m, home, installed, true)?);
     }
+    super::review::plan(Mode::Uninstall, spec, home, installed, &mut section)?;
     if let Rules::File(file) = spec.rules {
         let path = dir.join(file);
         if let Some(bytes) = read_if_exists(&path)? {

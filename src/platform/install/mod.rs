@@ -36,6 +36,7 @@
 mod assistant;
 mod git;
 mod report;
+pub(crate) mod review;
 pub mod shape;
 
 use std::fs;
@@ -447,6 +448,9 @@ fn apply_step(s: &Step, mode: Mode, installed: &mut Installed) -> Result<()> {
                 let after = String::from_utf8_lossy(bytes);
                 let added = shape::added(&s.path, before.as_deref(), &after);
                 installed.wrote(&s.path, before.is_none(), added);
+                if s.whole {
+                    installed.wrote_whole(&s.path, bytes);
+                }
             }
         }
         Action::Delete => fs::remove_file(&s.path).map_err(|e| Error::io(&s.path, "remove", e))?,

@@ -57,6 +57,9 @@ pub struct Step {
     /// For install's writes: the file's text before this change (`None`: no file), for the
     /// [`Installed`] record.
     pub(super) before: Option<Option<String>>,
+    /// The bytes written are the whole file, ours (the review command): install notes their
+    /// hash, uninstall deletes the file only while it still has them.
+    pub(super) whole: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -151,7 +154,7 @@ impl Report {
 }
 
 pub(super) fn step(verb: Verb, what: impl Into<String>, path: &Path, action: Action) -> Step {
-    Step { verb, what: what.into(), path: path.to_path_buf(), action, before: None }
+    Step { verb, what: what.into(), path: path.to_path_buf(), action, before: None, whole: false }
 }
 
 /// A step of install that writes (or keeps) `path`, which now holds `before`.
