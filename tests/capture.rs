@@ -108,6 +108,8 @@ fn a_definition_made_in_a_turn_reaches_the_inbox_and_the_user_hears_once() {
     first.ok();
     let notice = system_message(&first).unwrap_or_else(|| panic!("no notice: {}", first.stdout));
     assert!(notice.contains('1') && notice.contains("tinylingo inbox"), "{notice}");
+    // Claude Code's review command, which install added, named first.
+    assert!(notice.contains("`/tinylingo-review`"), "{notice}");
     assert!(!first.stdout.contains("additionalContext") || !first.stdout.contains("zed"));
     let second = home.claude_hook("hello again");
     assert_eq!(system_message(&second), None, "{}", second.stdout);

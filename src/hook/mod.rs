@@ -130,7 +130,7 @@ pub fn answer(platform: Platform, input: &[u8]) -> Option<String> {
     // Proposals the capture found since the last notice: the user hears of them once, on
     // this answer. The usual prompt, with nothing new, pays one failed `rename`.
     let notice = match settings.learn.capture && spec.shows_notice() {
-        true => with_news(&store, notice, settings.language.native()),
+        true => with_news(&store, notice, settings.language.native(), spec),
         false => notice,
     };
     let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
@@ -150,11 +150,12 @@ fn with_news(
     store: &Store,
     notice: Option<String>,
     language: crate::language::Language,
+    spec: &crate::platform::Spec,
 ) -> Option<String> {
     use crate::learning::capture;
     let news = match capture::take_news(store) {
         0 => return notice,
-        n => capture::notice(n, language),
+        n => capture::notice(n, language, spec.review.map(|r| r.invocation)),
     };
     Some(match notice {
         Some(before) => format!("{before} {news}"),

@@ -242,18 +242,25 @@ pub fn take_news(store: &Store) -> usize {
     text.lines().filter_map(|l| l.trim().parse::<usize>().ok()).sum()
 }
 
-/// The notice of `count` new proposals, for the user.
-pub fn notice(count: usize, language: Language) -> String {
+/// The notice of `count` new proposals, for the user; `review` is how the user starts the
+/// review command in this assistant ([`crate::platform::review`]).
+pub fn notice(count: usize, language: Language, review: Option<&str>) -> String {
+    // The review command install added to this assistant, else the terminal's command.
+    let how = match review {
+        Some(command) => format!("`{command}` (or `tinylingo inbox`)"),
+        None => "`tinylingo inbox`".to_string(),
+    };
     match (language, count) {
-        (Language::En, 1) => "tinylingo: 1 new glossary proposal from your sessions; review it \
-                              with `tinylingo inbox`."
-            .to_string(),
-        (Language::En, n) => format!(
-            "tinylingo: {n} new glossary proposals from your sessions; review them with \
-             `tinylingo inbox`."
-        ),
+        (Language::En, 1) => {
+            format!("tinylingo: 1 new glossary proposal from your sessions; review it with {how}.")
+        }
+        (Language::En, n) => {
+            format!(
+                "tinylingo: {n} new glossary proposals from your sessions; review them with {how}."
+            )
+        }
         (Language::Zh, n) => {
-            format!("tinylingo：从你的会话中发现 {n} 条新的术语建议，运行 `tinylingo inbox` 查看。")
+            format!("tinylingo：从你的会话中发现 {n} 条新的术语建议，用 {how} 查看。")
         }
     }
 }
@@ -315,8 +322,10 @@ mod tests {
         note_news(&store, 1).unwrap();
         assert_eq!(take_news(&store), 3);
         assert_eq!(take_news(&store), 0);
-        assert!(notice(3, Language::En).contains("3 new glossary proposals"));
-        assert!(notice(1, Language::Zh).contains("tinylingo inbox"));
+        assert!(notice(3, Language::En, None).contains("3 new glossary proposals"));
+        assert!(notice(1, Language::Zh, None).contains("tinylingo inbox"));
+        let named = notice(2, Language::En, Some("/tinylingo-review"));
+        assert!(named.contains("`/tinylingo-review` (or `tinylingo inbox`)"), "{named}");
     }
 
     #[test]
