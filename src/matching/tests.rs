@@ -61,3 +61,33 @@ fn on_fuzzy_keeps_variants_and_drops_what_is_inside_words() {
     let (exact, _) = matched(&["C++", "api key"], "ObjC++ or C++17", true);
     assert_eq!(exact, ["C++"]);
 }
+
+#[test]
+fn smart_case_per_term_with_whole_words_on_and_off() {
+    let terms = ["the drawer", "Redis", "UI", "getUser", "BGRemover"];
+    for whole_words in [true, false] {
+        let hits = |prompt: &str| matched(&terms, prompt, whole_words).0;
+        assert_eq!(hits("The drawer should close"), ["the drawer"]);
+        assert_eq!(hits("REDIS and redis"), ["Redis"]);
+        assert_eq!(hits("the ui, the Ui, getuser, bgremover"), Vec::<String>::new());
+        // The first occurrence in another case does not hide a later one as written.
+        assert_eq!(hits("ui or UI, getuser or getUser"), ["UI", "getUser"]);
+    }
+}
+
+#[test]
+fn terms_that_differ_only_in_case_are_each_judged_by_their_own_rule() {
+    // One key in the automaton for both; each term hits under its own rule, in glossary order.
+    let terms = ["UI", "ui", "Redis", "redis"];
+    for whole_words in [true, false] {
+        let hits = |prompt: &str| matched(&terms, prompt, whole_words).0;
+        assert_eq!(hits("the ui"), ["ui"]);
+        assert_eq!(hits("the UI"), ["UI", "ui"]);
+        assert_eq!(hits("the ui, then the UI"), ["UI", "ui"]);
+        assert_eq!(hits("redis"), ["Redis", "redis"]);
+    }
+    let (exact, _) = matched(&terms, "the GUI", false);
+    assert_eq!(exact, ["UI", "ui"]);
+    let (exact, _) = matched(&terms, "the GUI, the gui", true);
+    assert!(exact.is_empty(), "{exact:?}");
+}
