@@ -40,13 +40,13 @@ impl CaseRule {
     pub fn of(term: &str) -> CaseRule {
         let (mut lower, mut cased, mut in_word) = (false, false, false);
         for c in term.chars() {
-            let upper = c.is_uppercase();
-            if upper && in_word {
+            let (is_upper, is_lower, is_word) = kind(c);
+            if is_upper && in_word {
                 return CaseRule::Exact;
             }
-            lower |= c.is_lowercase();
-            cased |= upper || c.is_lowercase();
-            in_word = upper || c.is_lowercase() || c.is_numeric();
+            lower |= is_lower;
+            cased |= is_upper || is_lower;
+            in_word = is_word;
         }
         match (cased, lower) {
             (false, _) => CaseRule::Uncased,
@@ -70,10 +70,10 @@ impl CaseRule {
     pub fn hits_at(self, term: &[u8], prompt: &[u8], folded: &[u8], start: usize) -> bool {
         let Some(end) = start.checked_add(term.len()) else { return false };
         match self {
-            CaseRule::Exact => prompt.get(start..end) == Some(term),
-            CaseRule::Uncased | CaseRule::Ignored => {
-                folded.get(start..end).is_some_and(|at| folds_to(term, at))
-            }
+            // A term without case folds to itself, and only text without case folds to it:
+            // as written is the same, and spares folding the term.
+            CaseRule::Exact | CaseRule::Uncased => prompt.get(start..end) == Some(term),
+            CaseRule::Ignored => folded.get(start..end).is_some_and(|at| folds_to(term, at)),
         }
     }
 }
@@ -131,12 +131,70 @@ fn fold_other(bytes: &mut [u8]) {
 /// Lowers the one character `at` holds, when its lower case is one character of as many bytes.
 fn lower_char(at: &mut [u8]) {
     let Some(c) = std::str::from_utf8(at).ok().and_then(|s| s.chars().next()) else { return };
-    let mut lower = c.to_lowercase();
-    if let (Some(l), None) = (lower.next(), lower.next()) {
-        if l != c && l.len_utf8() == at.len() {
-            l.encode_utf8(at);
-        }
+    if let Some(l) = folded_char(c) {
+        l.encode_utf8(at);
     }
+}
+
+/// What [`fold`] turns `c` (not ASCII) into, when it changes it: its lower case, when that is
+/// one other character of as many bytes.
+fn folded_char(c: char) -> Option<char> {
+    if !may_have_case(c) {
+        return None;
+    }
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) if l != c && l.len_utf8() == c.len_utf8() => Some(l),
+        _ => None,
+    }
+}
+
+/// Whether `c` (not ASCII) may have case: false in the blocks where no character has any,
+/// which most non-ASCII prompts and terms are made of (general punctuation, CJK punctuation,
+/// kana, ideographs, Yi, Hangul, and the full-width and half-width forms but the Latin
+/// letters), so that they cost no lookup in Unicode's tables: in the hook, a table is a page
+/// of the binary to fault in.
+fn may_have_case(c: char) -> bool {
+    !matches!(c,
+        '\u{2000}'..='\u{206F}'
+        | '\u{2E80}'..='\u{A63F}'
+        | '\u{AC00}'..='\u{D7FF}'
+        | '\u{FF00}'..='\u{FF20}'
+        | '\u{FF3B}'..='\u{FF40}'
+        | '\u{FF5B}'..='\u{FFFF}')
+}
+
+/// Whether `c` is an upper-case letter, a lower-case one, and a character of a word (a letter
+/// with case or a digit). A title-case letter (`ǅ`) counts as upper case. The digits of the
+/// blocks without case (`〇`) count as the CJK they are.
+fn kind(c: char) -> (bool, bool, bool) {
+    if c.is_ascii() {
+        return (c.is_ascii_uppercase(), c.is_ascii_lowercase(), c.is_ascii_alphanumeric());
+    }
+    if !may_have_case(c) {
+        return (false, false, false);
+    }
+    let lower = c.is_lowercase();
+    let upper = c.is_uppercase() || (!lower && c.to_lowercase().ne(std::iter::once(c)));
+    (upper, lower, upper || lower || c.is_numeric())
+}
+
+/// The definition of an exact hit under smart case, written out plainly: the ids of `terms`
+/// with an occurrence in `prompt` that hits under the term's rule (and, with `whole`, is a
+/// whole word, see [`super::boundary`]), in glossary order; empty terms never hit. The
+/// reference `matching::find` is tested against, in the unit tests and the fuzz harness.
+pub fn reference_hits(terms: &[&str], prompt: &str, whole: bool) -> Vec<u32> {
+    let (prompt, folded) = (prompt.as_bytes(), fold(prompt.as_bytes()));
+    let hits = |term: &str| {
+        let (rule, term) = (CaseRule::of(term), term.as_bytes());
+        !term.is_empty()
+            && (0..=prompt.len().saturating_sub(term.len())).any(|start| {
+                rule.hits_at(term, prompt, &folded, start)
+                    && (!whole
+                        || super::boundary::whole_at(&folded, start, start + term.len(), term))
+            })
+    };
+    (0..terms.len() as u32).filter(|&i| hits(terms[i as usize])).collect()
 }
 
 #[cfg(test)]
@@ -172,6 +230,13 @@ mod tests {
         assert_eq!(CaseRule::of("Αθήνα"), CaseRule::Ignored);
         assert_eq!(CaseRule::of("ΑΘΗΝΑ"), CaseRule::Exact);
         assert_eq!(CaseRule::of("МойСклад"), CaseRule::Exact);
+        // Title case is upper case; full-width Latin letters have case, full-width digits
+        // and punctuation do not.
+        assert_eq!(CaseRule::of("ǅungla"), CaseRule::Ignored);
+        assert_eq!(CaseRule::of("aǅ"), CaseRule::Exact);
+        assert_eq!(CaseRule::of("Ｒｅｄｉｓ"), CaseRule::Ignored);
+        assert_eq!(CaseRule::of("ＵＩ"), CaseRule::Exact);
+        assert_eq!(CaseRule::of("１２，。"), CaseRule::Uncased);
     }
 
     #[test]
@@ -186,6 +251,7 @@ mod tests {
             assert!(std::str::from_utf8(&folded).is_ok(), "{text}");
         }
         assert_eq!(fold("智能抠图 API".as_bytes()), "智能抠图 api".as_bytes());
+        assert_eq!(fold("ＲＥＤＩＳ，ǅ".as_bytes()), "ｒｅｄｉｓ，ǆ".as_bytes());
         assert_eq!(fold("İ".as_bytes()), "İ".as_bytes());
     }
 

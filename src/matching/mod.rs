@@ -190,9 +190,9 @@ pub fn find<'a, T: TermSource + ?Sized>(
     };
     let started = Instant::now();
     // Left out of the candidates: the exact hits, and with whole words, the terms other than
-    // ASCII ones that the prompt holds only inside longer words (what the setting rules out
-    // is no evidence for them; the prefilter deals with ASCII terms word by word itself, see
-    // `fuzzy`).
+    // ASCII ones that the prompt holds only inside longer words, or in a case their rule
+    // refuses (what the rules refuse is no evidence for them; the prefilter deals with ASCII
+    // terms word by word itself, see `fuzzy`).
     let mut left_out: Vec<u32> = outcome.exact.iter().map(|e| e.id).collect();
     if engines.automaton.whole_words() {
         left_out.extend(inside_words_only(engines, message, &left_out));
@@ -277,11 +277,11 @@ fn exact_hits<'a, T: TermSource + ?Sized>(
         .collect()
 }
 
-/// The terms other than fuzzy's ASCII ones that occur in `message` but are not whole-word hits
-/// (`hits`, sorted): all the message has of them is inside longer words. A second search,
-/// for substrings this time (of the folded message, as the automaton holds the terms folded:
-/// a term in another case inside a longer word is no evidence either); it runs only with
-/// whole words and smart matching both on.
+/// The terms other than fuzzy's ASCII ones that occur in `message`, in any case, but are not
+/// exact hits (`hits`, sorted): all the message has of them is inside longer words, or, for a
+/// term with capitals inside, in another case. A second search, for substrings this time (of
+/// the folded message, as the automaton holds the terms folded); it runs only with whole
+/// words and smart matching both on.
 fn inside_words_only<T: TermSource + ?Sized>(
     engines: &Engines<'_, T>,
     message: &str,
