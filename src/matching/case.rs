@@ -8,7 +8,7 @@
 //!   characters: `Vue组件` is the word `Vue`). A term ignores case when each of its words has
 //!   upper-case letters at most in first place, and it has at least one lower-case letter: a
 //!   term written only in capitals is an acronym, even a one-letter one (`C`, `R`), and stays
-//!   exact. A term with no letter that has case (CJK, `v2`'s digits alone, `++`) is
+//!   exact. A term with no letter that has case (CJK, `42`, `++`) is
 //!   [`CaseRule::Uncased`]: case does not arise.
 //! * [`fold`] is the one case folding, applied to the terms when the index is built (the
 //!   automaton holds every term folded) and to the prompt once per search. It keeps every
@@ -22,7 +22,8 @@
 //! An exact term is found by its folded form like the others, then checked as written against
 //! the prompt at that place ([`CaseRule::hits_at`]): one search of the folded prompt serves
 //! both kinds, and a term that differs from another only in case (`UI` and `ui`) is the same
-//! key, reported for each.
+//! key, reported for each. The rule is computed from the term's text where a hit reads it
+//! anyway, not stored in the index: a pass over a few bytes, and no damaged byte can flip it.
 
 /// How a term's case is matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
