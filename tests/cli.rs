@@ -314,7 +314,10 @@ fn match_json_shape() {
     out.ok();
     assert_eq!(
         out.json(),
-        json!({"exact": [{"term": "提交", "explanation": seed("提交"), "scope": "user"}], "candidates": []})
+        json!({
+            "exact": [{"term": "提交", "explanation": seed("提交"), "case": "none", "scope": "user"}],
+            "candidates": []
+        })
     );
     let out = home.run(&["match", "--json", "nothing here"]);
     out.expect_code(1);

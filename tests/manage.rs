@@ -100,8 +100,9 @@ fn match_and_config_take_the_formats_too() {
         .lines()
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), 6, "{l}");
-            assert_eq!(f[5], "user", "{l}");
+            assert_eq!(f.len(), 7, "{l}");
+            assert_eq!(f[5], "none", "{l}");
+            assert_eq!(f[6], "user", "{l}");
             (f[0], f[1])
         })
         .collect();

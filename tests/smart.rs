@@ -130,7 +130,7 @@ fn no_llm_never_asks_the_model_even_with_smart_on() {
     let v = out.json();
     assert_eq!(
         v["exact"],
-        json!([{"term": "提交", "explanation": seed("提交").1, "scope": "user"}])
+        json!([{"term": "提交", "explanation": seed("提交").1, "case": "none", "scope": "user"}])
     );
     assert_eq!(v["candidates"][0]["confirmed"], json!(null));
     assert_no_request_before_probe(&server, "match --no-llm");
@@ -560,7 +560,7 @@ fn match_shows_a_confirmed_candidate_as_smart() {
     assert_eq!(
         out.json(),
         json!({
-            "exact": [{"term": "提交", "explanation": seed("提交").1, "scope": "user"}],
+            "exact": [{"term": "提交", "explanation": seed("提交").1, "case": "none", "scope": "user"}],
             "candidates": [
                 {"term": term, "explanation": explanation, "score": 0.2, "confirmed": true, "scope": "user"}
             ]
@@ -614,7 +614,7 @@ fn match_with_the_model_down_leaves_confirmed_null() {
     assert_eq!(
         out.json(),
         json!({
-            "exact": [{"term": "提交", "explanation": seed("提交").1, "scope": "user"}],
+            "exact": [{"term": "提交", "explanation": seed("提交").1, "case": "none", "scope": "user"}],
             "candidates": [
                 {"term": term, "explanation": explanation, "score": 0.2, "confirmed": null, "scope": "user"}
             ]

@@ -1,10 +1,11 @@
 //! Exact matching: the automaton, searched in its archived form, against the definition
-//! (`{t : prompt.contains(t)}` in glossary order), both on its own (raw byte terms, duplicates
-//! and empty terms allowed) and through the whole index the hook uses (glossary → archive →
-//! `matching::find`).
+//! (`{t : prompt.contains(t)}` in glossary order), on its own (raw byte terms, duplicates and
+//! empty terms allowed); and the whole index the hook uses (glossary → archive →
+//! `matching::find`), which folds case per term, against the smart-case definition
+//! (`matching::case::reference_hits`).
 //!
 //! With mode bit 1, whole words (`matching.wordBoundary`): against the definition in
-//! `matching::boundary` (`word_hits`) instead.
+//! `matching::boundary` (`word_hits`) instead, and for the index, smart case with whole words.
 //!
 //! Input: mode byte (bit 0: small alphabet, bit 1: whole words), then the prompt, then terms,
 //! split on 0xFF.
@@ -14,7 +15,7 @@ use libfuzzer_sys::fuzz_target;
 use tinylingo::index;
 use tinylingo::matching::automaton::{ArchivedAutomaton, Automaton};
 use tinylingo::matching::boundary::{whole_word_at, word_hits};
-use tinylingo::matching::{self, Engines, Smart};
+use tinylingo::matching::{self, case, Engines, Smart};
 use tinylingo::store::{Glossary, Settings};
 use tinylingo_fuzz::{split, substring_hits, text};
 
@@ -61,8 +62,8 @@ fuzz_target!(|data: &[u8]| {
         Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
     let outcome = matching::find(&engines, &prompt, &Smart::Off);
     let got: Vec<(&str, &str)> = outcome.exact.iter().map(|e| (e.term, e.explanation)).collect();
-    let g_terms: Vec<&[u8]> = glossary.terms().map(str::as_bytes).collect();
-    let want: Vec<(&str, &str)> = definition(&g_terms, hay)
+    let g_terms: Vec<&str> = glossary.terms().collect();
+    let want: Vec<(&str, &str)> = case::reference_hits(&g_terms, &prompt, whole)
         .into_iter()
         .map(|i| glossary.iter().nth(i as usize).unwrap())
         .collect();

@@ -13,11 +13,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use tinylingo::index;
-use tinylingo::matching::boundary::has_whole_word;
 use tinylingo::matching::fuzzy::{
     is_ascii_term, reference, ArchivedFuzzyIndex, Candidate, FuzzyIndex,
 };
-use tinylingo::matching::{self, Engines, Smart};
+use tinylingo::matching::{self, case, Engines, Smart};
 use tinylingo::store::{Glossary, Settings};
 use tinylingo_fuzz::{text, SEP};
 
@@ -77,16 +76,19 @@ fuzz_target!(|data: &[u8]| {
         Engines { automaton: &data.automaton, fuzzy: &data.fuzzy, entries: &data.entries };
     let outcome = matching::find(&engines, &message, &Smart::CandidatesOnly { threshold: tau });
     let exact: Vec<u32> = outcome.exact.iter().map(|e| e.id).collect();
-    // With whole words, also left out: the other terms found only inside longer words.
+    // With whole words, also left out: the other terms the message holds, in any case (the
+    // automaton holds them folded), without an exact hit: only inside longer words, or (a
+    // term with capitals inside) in another case.
+    let folded = case::fold(message.as_bytes());
     let left_out: Vec<u32> = (0..pairs.len() as u32)
         .filter(|id| {
             let term = pairs[*id as usize].0;
+            let key = case::fold(term.as_bytes());
             exact.contains(id)
                 || (whole
                     && !term.is_empty()
                     && !is_ascii_term(term)
-                    && message.contains(term)
-                    && !has_whole_word(message.as_bytes(), term.as_bytes()))
+                    && folded.windows(key.len()).any(|w| w == key))
         })
         .collect();
     let want = reference::candidates_with(pairs.as_slice(), &message, tau, &left_out, whole);

@@ -44,9 +44,10 @@ tinylingo record --force 提交 \"git commit 后由用户决定是否推送\"\n 
 tinylingo record 发布流程 - < docs/release-notes.md"
     )]
     Record {
-        /// The trigger word, matched in prompts case-sensitively, as a whole word when it
-        /// starts or ends with an ASCII letter or digit (surrounding spaces are removed; at most
-        /// 200 characters, on one line).
+        /// The trigger word, matched in prompts whatever the case when written in lower case
+        /// or Capitalised (`redis`, `Redis`), as written otherwise (`UI`, `getUser`); as a
+        /// whole word when it starts or ends with an ASCII letter or digit (surrounding spaces
+        /// are removed; at most 200 characters, on one line).
         term: String,
         /// What to tell the model when the term appears: names, paths, identifiers, rules.
         /// `-` reads it from standard input (UTF-8; for a text too long for the command line).

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::hook::Indexes;
 use crate::index::HookIndex;
 use crate::language::Language;
+use crate::matching::case::CaseRule;
 use crate::matching::{self, Origin, Outcome, Smart};
 use crate::output::pretty_json;
 use crate::output::{Format, Records};
@@ -74,11 +75,14 @@ pub(super) fn matches(scopes: &Scopes, message: &str, format: Format, no_llm: bo
     Ok(if found { SUCCESS } else { NOTHING })
 }
 
-/// The fields of `match`'s records in the line formats, in order.
-const MATCH_FIELDS: &[&str] = &["kind", "term", "explanation", "score", "confirmed", "scope"];
+/// The fields of `match`'s records in the line formats, in order (`scope` last, as in every
+/// format).
+const MATCH_FIELDS: &[&str] =
+    &["kind", "term", "explanation", "score", "confirmed", "case", "scope"];
 
 /// One record per hit: `kind` is `exact` or `candidate` (a fuzzy candidate; `confirmed` says
-/// what the LLM said, null when it was not asked or failed).
+/// what the LLM said, null when it was not asked or failed); `case` is how an exact hit's
+/// case was matched (null for a candidate, which fuzzy scoring found whatever its case).
 fn match_records(o: &Outcome) -> Records {
     let mut records = Records::new(MATCH_FIELDS);
     for e in &o.exact {
@@ -88,6 +92,7 @@ fn match_records(o: &Outcome) -> Records {
             json!(e.explanation),
             Value::Null,
             Value::Null,
+            json!(CaseRule::of(e.term).name()),
             json!(e.origin.name()),
         ]);
     }
@@ -98,6 +103,7 @@ fn match_records(o: &Outcome) -> Records {
             json!(c.entry.explanation),
             json!((c.score * 1e6).round() / 1e6),
             json!(c.confirmed),
+            Value::Null,
             json!(c.entry.origin.name()),
         ]);
     }
@@ -131,6 +137,7 @@ fn match_json(o: &Outcome) -> serde_json::Value {
         "exact": o.exact.iter().map(|e| json!({
             "term": e.term,
             "explanation": e.explanation,
+            "case": CaseRule::of(e.term).name(),
             "scope": e.origin.name(),
         })).collect::<Vec<_>>(),
         "candidates": o.candidates.iter().map(|c| json!({
@@ -153,6 +160,9 @@ struct MatchLabels {
     rejected: &'static str,
     failed: &'static str,
     nothing: &'static str,
+    /// Why an exact hit's case matched: the term ignores case, or is matched as written.
+    any_case: &'static str,
+    as_written: &'static str,
 }
 
 impl MatchLabels {
@@ -166,6 +176,8 @@ impl MatchLabels {
                 rejected: "LLM rejected",
                 failed: "LLM failed",
                 nothing: "No matches found.",
+                any_case: " (any case: lower case or Capitalised)",
+                as_written: " (case as written: acronym or mixed case)",
             },
             Language::Zh => &MatchLabels {
                 exact: "精确",
@@ -175,6 +187,8 @@ impl MatchLabels {
                 rejected: "LLM 否决",
                 failed: "LLM 失败",
                 nothing: "未找到匹配。",
+                any_case: "（不区分大小写：小写或首字母大写）",
+                as_written: "（区分大小写：缩写或大小写混合）",
             },
         }
     }
@@ -182,8 +196,15 @@ impl MatchLabels {
 
 fn print_match_text(o: &Outcome, words: &MatchLabels) {
     let scope = |origin: Origin| if origin == Origin::Project { "[project] " } else { "" };
+    // A term with no letter that has case (CJK) says nothing about case.
+    let case = |term: &str| match CaseRule::of(term) {
+        CaseRule::Uncased => "",
+        CaseRule::Ignored => words.any_case,
+        CaseRule::Exact => words.as_written,
+    };
     for e in &o.exact {
-        println!("[{}] {}{} → {}", words.exact, scope(e.origin), e.term, e.explanation);
+        let (tag, origin) = (words.exact, scope(e.origin));
+        println!("[{tag}] {origin}{}{} → {}", e.term, case(e.term), e.explanation);
     }
     let failure = match &o.verdict {
         matching::Verdict::Failed(why) => Some(why.as_str()),

@@ -11,7 +11,9 @@ use std::path::Path;
 /// 10: `matching.wordBoundary` is on by default: an index built before, for a `config.json`
 ///     that does not name it, archived substring matching and would keep it.
 /// 11: the settings carry `learn.capture` (the prompt hook's notice of captured proposals).
-pub const FORMAT_VERSION: u32 = 11;
+/// 12: the automaton holds every term folded (smart case, `matching::case`): an older one,
+///     searched with the folded prompt, would miss every term with a capital.
+pub const FORMAT_VERSION: u32 = 12;
 /// The archive starts here; a multiple of 16 so the mapped archive is aligned for rkyv.
 pub const HEADER_LEN: usize = 128;
 

@@ -33,12 +33,18 @@ pub fn ends_inside_word(hay: &[u8], end: usize) -> bool {
 
 /// Whether `term` (non-empty) occurs in `hay` ending at `end`, as a whole word.
 pub fn whole_word_at(hay: &[u8], end: usize, term: &[u8]) -> bool {
-    let (Some(&first), Some(&last)) = (term.first(), term.last()) else { return false };
     let Some(start) = end.checked_sub(term.len()) else { return false };
-    if hay.get(start..end) != Some(term) {
-        return false;
-    }
-    let open = !is_word_byte(first) || start == 0 || !is_word_byte(hay[start - 1]);
+    hay.get(start..end) == Some(term) && whole_at(hay, start, end, term)
+}
+
+/// The rule's half that looks outside an occurrence: whether an occurrence of `term`
+/// (non-empty) in `hay` from `start` to `end` is not continued by a word byte at an end of the
+/// term that is one. Only the ends' bytes of `term` are read, so it may be the term in another
+/// case than `hay` holds it (see [`super::case`]).
+pub fn whole_at(hay: &[u8], start: usize, end: usize, term: &[u8]) -> bool {
+    let (Some(&first), Some(&last)) = (term.first(), term.last()) else { return false };
+    let before = start.checked_sub(1).and_then(|i| hay.get(i));
+    let open = !is_word_byte(first) || before.is_none_or(|&b| !is_word_byte(b));
     let close = !is_word_byte(last) || hay.get(end).is_none_or(|&b| !is_word_byte(b));
     open && close
 }

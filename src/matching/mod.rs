@@ -3,6 +3,8 @@
 //! * [`automaton`]: exact substring hits through an Aho-Corasick automaton stored as flat
 //!   integer tables, searched in place inside the mapped index.
 //! * [`boundary`]: the whole-word rule (on by default) (`matching.wordBoundary`) for ASCII terms.
+//! * [`case`]: smart case per term: which terms hit whatever the case, and the folding that
+//!   lets one search of the prompt find them all.
 //! * [`fuzzy`]: the bigram-Jaccard prefilter that proposes candidates for smart matching.
 //! * [`llm`]: the call that asks a local model which candidates are really relevant.
 //!
@@ -11,6 +13,7 @@
 
 pub mod automaton;
 pub mod boundary;
+pub mod case;
 pub mod fuzzy;
 pub mod llm;
 mod merge;
@@ -187,9 +190,9 @@ pub fn find<'a, T: TermSource + ?Sized>(
     };
     let started = Instant::now();
     // Left out of the candidates: the exact hits, and with whole words, the terms other than
-    // ASCII ones that the prompt holds only inside longer words (what the setting rules out
-    // is no evidence for them; the prefilter deals with ASCII terms word by word itself, see
-    // `fuzzy`).
+    // ASCII ones that the prompt holds only inside longer words, or in a case their rule
+    // refuses (what the rules refuse is no evidence for them; the prefilter deals with ASCII
+    // terms word by word itself, see `fuzzy`).
     let mut left_out: Vec<u32> = outcome.exact.iter().map(|e| e.id).collect();
     if engines.automaton.whole_words() {
         left_out.extend(inside_words_only(engines, message, &left_out));
@@ -237,42 +240,48 @@ fn confirm(outcome: &mut Outcome, request: &llm::LlmRequest, message: &str) {
 }
 
 /// Exact hits in glossary order. Each hit the automaton reports is checked against the
-/// message, so a damaged table can miss a term but never invent one. With whole words (the
-/// automaton says so, see [`boundary`]) only whole-word occurrences count.
+/// message, so a damaged table can miss a term but never invent one. The automaton holds the
+/// terms folded ([`case`]), so it searches the message folded, and each occurrence it finds is
+/// checked under its term's own rule: as written for a term with capitals inside, folded for
+/// the others. With whole words (the automaton says so, see [`boundary`]) only whole-word
+/// occurrences count.
 fn exact_hits<'a, T: TermSource + ?Sized>(
     engines: &Engines<'a, T>,
     message: &str,
 ) -> Vec<Entry<'a>> {
-    let hay = message.as_bytes();
+    let prompt = message.as_bytes();
+    let folded = case::fold(prompt);
     let automaton = engines.automaton;
-    let found = if automaton.whole_words() {
-        automaton.find_words(hay, &mut |value, end| {
-            engines
-                .entries
-                .reported_term(value)
-                .is_some_and(|(_, term)| boundary::whole_word_at(hay, end, term.as_bytes()))
+    let whole = automaton.whole_words();
+    let hits_at = |term: &str, end: usize| {
+        let (rule, term) = (case::CaseRule::of(term), term.as_bytes());
+        end.checked_sub(term.len()).is_some_and(|start| {
+            (!whole || boundary::whole_at(&folded, start, end, term))
+                && rule.hits_at(term, prompt, &folded, start)
         })
+    };
+    let mut accept = |value, end| {
+        engines.entries.reported_term(value).is_some_and(|(_, term)| hits_at(term, end))
+    };
+    let found = if whole {
+        automaton.find_words(&folded, &mut accept)
     } else {
-        automaton.find_all(hay)
+        automaton.find_accepted(&folded, &mut accept)
     };
     found
         .into_iter()
         .filter_map(|(value, end)| {
             let (id, term, explanation) = engines.entries.reported(value)?;
-            let start = end.checked_sub(term.len())?;
-            (hay.get(start..end) == Some(term.as_bytes())).then_some(Entry {
-                id,
-                term,
-                explanation,
-                origin: Origin::User,
-            })
+            hits_at(term, end).then_some(Entry { id, term, explanation, origin: Origin::User })
         })
         .collect()
 }
 
-/// The terms other than fuzzy's ASCII ones that occur in `message` but are not whole-word hits
-/// (`hits`, sorted): all the message has of them is inside longer words. A second search,
-/// for substrings this time; it runs only with whole words and smart matching both on.
+/// The terms other than fuzzy's ASCII ones that occur in `message`, in any case, but are not
+/// exact hits (`hits`, sorted): all the message has of them is inside longer words, or, for a
+/// term with capitals inside, in another case. A second search, for substrings this time (of
+/// the folded message, as the automaton holds the terms folded); it runs only with whole
+/// words and smart matching both on.
 fn inside_words_only<T: TermSource + ?Sized>(
     engines: &Engines<'_, T>,
     message: &str,
@@ -280,7 +289,7 @@ fn inside_words_only<T: TermSource + ?Sized>(
 ) -> Vec<u32> {
     engines
         .automaton
-        .find_all(message.as_bytes())
+        .find_all(&case::fold(message.as_bytes()))
         .into_iter()
         .filter_map(|(value, _)| engines.entries.reported_term(value))
         .filter(|&(id, term)| hits.binary_search(&id).is_err() && !fuzzy::is_ascii_term(term))

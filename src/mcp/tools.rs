@@ -66,7 +66,7 @@ pub const TOOLS: &[Tool] = &[
             json!({
                 "type": "object",
                 "properties": {
-                    "term": {"type": "string", "description": "The trigger word, matched as a case-sensitive substring of prompts."},
+                    "term": {"type": "string", "description": "The trigger word, matched in prompts whatever the case when written in lower case or Capitalised, as written otherwise (acronyms, mixedCase)."},
                     "explanation": {"type": "string", "description": "What to tell the model when the term appears: names, paths, identifiers, rules."},
                     "force": {"type": "boolean", "description": "Replace the explanation of a term that is already recorded, or record past the near-duplicate check.", "default": false},
                     "project": {"type": "boolean", "description": "Record in the project's shared glossary instead of the user's.", "default": false}

@@ -38,7 +38,9 @@
 //!   side by side because they are always read together: in the hook, whose index is mapped
 //!   and read cold, each separate place a hit has to look costs a page fault.
 //! * `dup_of` / `dup_id`: identical terms share one state, which reports the lowest id; the
-//!   others are listed here (sorted by that id) and added to the result next to it.
+//!   others are listed here (sorted by that id) and added to the result next to it. In the
+//!   index, whose automaton holds the terms folded, these are mostly terms that differ only in
+//!   case (`UI`, `ui`), which a search that checks occurrences asks about one by one.
 //! * `used`: the bytes that occur in some term, one bit each. No state has a child on any
 //!   other byte, so such a byte ends every failure chain at the root.
 //! * `whole_words`: the index was built with `matching.wordBoundary` on, so its hits are to be

@@ -27,7 +27,9 @@
 //!
 //! `find_words` runs the same walk and notes the same states; only the report differs, so the
 //! choice is made once per batch of notes, in `report`, and the transition loop is the same
-//! with the setting off. See [`ArchivedAutomaton::find_words`].
+//! with the setting off. See [`ArchivedAutomaton::find_words`]. `find_accepted` is the same
+//! report without the whole-word rule's end check: the caller's check alone decides, which is
+//! how a term's case is checked with whole words off.
 //!
 //! # Damaged tables
 //!
@@ -73,7 +75,20 @@ impl ArchivedAutomaton {
         haystack: &[u8],
         accept: &mut dyn FnMut(u32, usize) -> bool,
     ) -> Vec<(u32, usize)> {
-        self.search(haystack, Some(Words { hay: haystack, accept }))
+        self.search(haystack, Some(Words { hay: haystack, whole: true, accept }))
+    }
+
+    /// [`ArchivedAutomaton::find_words`] without its half of the whole-word rule: every term
+    /// with an occurrence that `accept(value, end)` approves, once each. What an occurrence
+    /// must satisfy is `accept`'s alone: with whole words off, a term's case (see
+    /// [`crate::matching::case`]), where the first occurrence the automaton finds may be in
+    /// another case than a later one.
+    pub fn find_accepted(
+        &self,
+        haystack: &[u8],
+        accept: &mut dyn FnMut(u32, usize) -> bool,
+    ) -> Vec<(u32, usize)> {
+        self.search(haystack, Some(Words { hay: haystack, whole: false, accept }))
     }
 
     /// The search behind both: `words` decides how the noted output states are reported.
@@ -214,7 +229,7 @@ impl ArchivedAutomaton {
         let steps = (self.max_len.to_native() as usize).min(total);
         let n = noted.len.min(Noted::CAPACITY);
         for (&s, &end) in noted.slot[..n].iter().zip(&noted.end[..n]) {
-            if ends_inside_word(words.hay, end) {
+            if words.whole && ends_inside_word(words.hay, end) {
                 continue;
             }
             let Some(mut r) = rank(&self.out_rank, s as usize) else { continue };
@@ -223,12 +238,8 @@ impl ArchivedAutomaton {
                     break;
                 };
                 let (id, next) = (id.to_native(), next.to_native());
-                if id != NONE && !seen.contains(r) && (words.accept)(id, end) {
+                if id != NONE && !seen.contains(r) && self.report_accepted(id, end, hits, words) {
                     seen.mark(r, total);
-                    hits.push((id, end));
-                    if !self.dup_of.is_empty() {
-                        self.report_dups(id, end, hits);
-                    }
                 }
                 if next == NONE {
                     break;
@@ -237,6 +248,46 @@ impl ArchivedAutomaton {
             }
         }
         noted.len = 0;
+    }
+
+    /// Reports term `id` at `end` if `words` accepts it there, and each of its duplicates
+    /// (terms with the same key: since the smart case, mostly terms that differ only in case,
+    /// `UI` and `ui`) that it accepts and that is not reported yet, each judged on its own.
+    /// True once the term and all its duplicates are reported: their state is done with.
+    fn report_accepted(
+        &self,
+        id: u32,
+        end: usize,
+        hits: &mut Vec<(u32, usize)>,
+        words: &mut Words<'_>,
+    ) -> bool {
+        let dup_of: &[u32_le] = &self.dup_of;
+        let first = dup_of.partition_point(|d| d.to_native() < id);
+        if dup_of.get(first).is_none_or(|d| d.to_native() != id) {
+            let accepted = (words.accept)(id, end);
+            if accepted {
+                hits.push((id, end));
+            }
+            return accepted;
+        }
+        // Rare enough that looking through the hits for the members reported at an earlier
+        // occurrence costs nothing worth a set.
+        let dup_id: &[u32_le] = self.dup_id.get(first..).unwrap_or_default();
+        let dups = dup_of[first..].iter().zip(dup_id);
+        let members = std::iter::once(id)
+            .chain(dups.take_while(|(of, _)| of.to_native() == id).map(|(_, d)| d.to_native()));
+        let mut all = true;
+        for member in members {
+            if hits.iter().any(|&(hit, _)| hit == member) {
+                continue;
+            }
+            if (words.accept)(member, end) {
+                hits.push((member, end));
+            } else {
+                all = false;
+            }
+        }
+        all
     }
 
     /// Adds the duplicates of term `id` (same bytes, higher ids) with the same end.
@@ -265,13 +316,16 @@ struct Found<'a> {
     noted: Noted,
     hits: Vec<(u32, usize)>,
     seen: Seen,
-    /// Whole words only: how occurrences are checked ([`ArchivedAutomaton::find_words`]).
+    /// How occurrences are checked, when they are ([`ArchivedAutomaton::find_words`],
+    /// [`ArchivedAutomaton::find_accepted`]).
     words: Option<Words<'a>>,
 }
 
-/// What a whole-word search checks occurrences with.
+/// What a search that asks about occurrences checks them with.
 struct Words<'a> {
     hay: &'a [u8],
+    /// Whole words: occurrences that end inside a word are passed over unasked.
+    whole: bool,
     accept: &'a mut dyn FnMut(u32, usize) -> bool,
 }
 
