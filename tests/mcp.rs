@@ -165,7 +165,7 @@ fn every_tool_goes_through_the_store_the_cli_uses() {
     let a = s.ok("match", json!({"message": "帮我提交一下"}));
     assert_eq!(
         a["exact"],
-        json!([{"term": "提交", "explanation": "no git push", "scope": "user"}])
+        json!([{"term": "提交", "explanation": "no git push", "case": "none", "scope": "user"}])
     );
     assert!(a["injection"].as_str().unwrap().contains("- 提交: no git push"));
     // A conflict is a tool error with the CLI's message and a hint for the tool.
@@ -181,6 +181,13 @@ fn every_tool_goes_through_the_store_the_cli_uses() {
     assert!(error && text.contains("not recorded: \"提交\""), "{text}");
     let a = s.ok("thread_show", json!({"date": "2026-11-24"}));
     assert_eq!((a["journal"].as_str(), a["entries"].clone()), (Some("off"), json!([])));
+    // Why a term hit, as `match --format json` says it: a lower-case term at a sentence start.
+    s.ok("record", json!({"term": "the drawer", "explanation": "the settings side panel"}));
+    let a = s.ok("match", json!({"message": "The drawer should close"}));
+    assert_eq!(
+        (a["exact"][0]["term"].as_str(), a["exact"][0]["case"].as_str()),
+        (Some("the drawer"), Some("ignored"))
+    );
     s.finish();
 }
 

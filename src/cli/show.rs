@@ -69,7 +69,7 @@ pub(super) fn matches(scopes: &Scopes, message: &str, format: Format, no_llm: bo
             print_match_text(&outcome, MatchLabels::of(data.settings.language.native()))
         }
         // The object `match --json` has always printed: exact hits and candidates apart.
-        Format::Json => println!("{}", pretty_json(&match_json(&outcome))),
+        Format::Json => println!("{}", pretty_json(&outcome.to_json())),
         line => print!("{}", match_records(&outcome).render(line).unwrap_or_default()),
     }
     Ok(if found { SUCCESS } else { NOTHING })
@@ -129,25 +129,6 @@ pub(super) fn injection(scopes: &Scopes, platform: Platform, message: String) ->
     // in silence.
     eprintln!("Nothing would be injected: no term matches.");
     Ok(NOTHING)
-}
-
-/// The stable `match --json` shape.
-fn match_json(o: &Outcome) -> serde_json::Value {
-    json!({
-        "exact": o.exact.iter().map(|e| json!({
-            "term": e.term,
-            "explanation": e.explanation,
-            "case": CaseRule::of(e.term).name(),
-            "scope": e.origin.name(),
-        })).collect::<Vec<_>>(),
-        "candidates": o.candidates.iter().map(|c| json!({
-            "term": c.entry.term,
-            "explanation": c.entry.explanation,
-            "score": (c.score * 1e6).round() / 1e6,
-            "confirmed": c.confirmed,
-            "scope": c.entry.origin.name(),
-        })).collect::<Vec<_>>(),
-    })
 }
 
 /// The words of `match`'s text view, in the language of the settings the index holds (the

@@ -165,6 +165,28 @@ impl<'a> Outcome<'a> {
         smart.sort_by_key(|e| (e.origin, e.id));
         exact.chain(smart.into_iter().map(|e| (e, true)))
     }
+
+    /// The stable JSON of what matched, as `match --format json` and the MCP `match` tool
+    /// give it: each exact hit with why it hit (`case`: `ignored`, `exact` or `none`, see
+    /// [`case::CaseRule`]), each candidate with its score and the model's verdict.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        json!({
+            "exact": self.exact.iter().map(|e| json!({
+                "term": e.term,
+                "explanation": e.explanation,
+                "case": case::CaseRule::of(e.term).name(),
+                "scope": e.origin.name(),
+            })).collect::<Vec<_>>(),
+            "candidates": self.candidates.iter().map(|c| json!({
+                "term": c.entry.term,
+                "explanation": c.entry.explanation,
+                "score": (c.score * 1e6).round() / 1e6,
+                "confirmed": c.confirmed,
+                "scope": c.entry.origin.name(),
+            })).collect::<Vec<_>>(),
+        })
+    }
 }
 
 /// Finds what `message` mentions.

@@ -394,25 +394,8 @@ fn match_message(store: &Store, a: MatchArgs) -> Result<Payload> {
     let indexes = Indexes { user: data, project: project.as_ref().and_then(HookIndex::data) };
     let event = Event { prompt: a.message, session: None, model: None, cwd: None };
     let (injection, outcome) = crate::hook::respond(store, Platform::OpenCode, &indexes, &event);
-    let exact: Vec<Value> = outcome
-        .exact
-        .iter()
-        .map(|e| json!({"term": e.term, "explanation": e.explanation, "scope": e.origin.name()}))
-        .collect();
-    let candidates: Vec<Value> = outcome
-        .candidates
-        .iter()
-        .map(|c| {
-            json!({
-                "term": c.entry.term,
-                "explanation": c.entry.explanation,
-                "score": (c.score * 1e6).round() / 1e6,
-                "confirmed": c.confirmed,
-                "scope": c.entry.origin.name(),
-            })
-        })
-        .collect();
-    let answer = json!({"exact": exact, "candidates": candidates, "injection": injection});
+    let mut answer = outcome.to_json();
+    answer["injection"] = json!(injection);
     Ok(Payload::listing(answer, "exact"))
 }
 
