@@ -6,7 +6,8 @@ tuned on `heldout`: nobody tunes to it. `fresh2` is a third, written blind in th
 the rules were being improved against `fresh`, to measure that work.
 
 Each case is one session: the assistant's question (when the case has one), the user's turn
-(with a tool call and its output when the case has `tool`), the assistant's reply. The records
+(with a tool call and its output when the case has `tool`), the assistant's reply, and the
+next turn of the same session when the case has `next` (the user's, then the reply). The records
 copy the shape of those the pinned clients wrote in the end-to-end runs
 (tests/fixtures/sessions/): the same record types, fields and injected messages.
 
@@ -90,7 +91,11 @@ def claude(case, n, pad=""):
             {"tool_use_id": tool_id, "type": "tool_result", "content": output, "is_error": False}]},
             "toolUseResult": {"stdout": output, "stderr": "", "interrupted": False}}, 4)
     assistant(case["after"], 5)
-    lines.append(j({"type": "last-prompt", "lastPrompt": case["user"], "sessionId": sid}))
+    if case.get("next"):
+        user(case["next"]["user"], 6)
+        assistant(case["next"]["after"], 7)
+    last = (case.get("next") or case)["user"]
+    lines.append(j({"type": "last-prompt", "lastPrompt": last, "sessionId": sid}))
     return f".claude/projects/-home-user-project/{sid}.jsonl", lines
 
 
@@ -137,6 +142,9 @@ def codex(case, n, pad=""):
         item({"type": "function_call_output", "call_id": f"call_{n}",
               "output": (case.get("tool") or "") + pad})
     message("assistant", case["after"], ["unknown"])
+    if case.get("next"):
+        user(case["next"]["user"])
+        message("assistant", case["next"]["after"], ["unknown"])
     day = stamp(n, 0)[:10].replace("-", "/")
     return f".codex/sessions/{day}/rollout-{stamp(n, 0)[:19].replace(':', '-')}-{sid}.jsonl", lines
 
@@ -178,6 +186,9 @@ def gemini(case, n, pad=""):
             "id": f"call_{n}", "name": "run_shell_command",
             "response": {"output": (case.get("tool") or "") + pad}}}]})
     rec({"type": "gemini", "content": case["after"], "model": "gemini-3.8-flash"})
+    if case.get("next"):
+        user(case["next"]["user"])
+        rec({"type": "gemini", "content": case["next"]["after"], "model": "gemini-3.8-flash"})
     return f".gemini/tmp/project/chats/session-{stamp(n, 0)[:16].replace(':', '-')}-{sid[:8]}.jsonl", lines
 
 
@@ -226,6 +237,9 @@ def opencode(db, case, n, pad=""):
             "output": (case.get("tool") or "") + pad}})
     parts.append({"type": "text", "text": case["after"]})
     msg("assistant", parts)
+    if case.get("next"):
+        user(case["next"]["user"])
+        msg("assistant", [{"type": "step-start"}, {"type": "text", "text": case["next"]["after"]}])
 
 
 # ---- writing -------------------------------------------------------------------------------------
@@ -271,7 +285,7 @@ def main():
         return
     for split in ("tuned", "heldout", "fresh", "fresh2", "tuned2", "fresh3", "fresh4", "fresh5", "fresh6",
                   "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12",
-                  "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18"):
+                  "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "tuned3"):
         write(HERE / "corpus" / split, load(split))
 
 
