@@ -45,7 +45,7 @@ pub(super) fn make(
     if is_vague(&term) || is_vague(&explanation) || ONE_OFF.is_match(&term) {
         return None;
     }
-    Some(Candidate { term, explanation, kind, confidence })
+    Some(Candidate { term, explanation, kind, confidence, generic: false })
 }
 
 /// A pointer at something in view rather than a name: "the other one", "the second test", "这个
