@@ -449,3 +449,20 @@ fn an_explanation_too_long_is_cut_at_a_clause_never_inside_one() {
     assert!(e.ends_with("; first clause here"), "{e}");
     assert!(e.chars().count() <= whole::MAX_EXPLANATION);
 }
+
+#[test]
+fn a_rule_that_opens_with_a_command_is_about_that_command() {
+    let found = whole_talk(&[(
+        "",
+        "以后 git push --force 一律禁止，只有你自己的 feature 分支可以用 --force-with-lease。",
+    )]);
+    assert_eq!(found[0].0, "git push --force", "{found:?}");
+    let found = whole_talk(&[(
+        "",
+        "From now on, docker build must always use the --platform linux/amd64 flag.",
+    )]);
+    assert_eq!(found[0].0, "docker build", "{found:?}");
+    // A one-letter term names nothing: "V{版本}__描述.sql".
+    let found = whole_talk(&[("", "以后写 SQL 迁移都要带回滚脚本，文件名用 V{版本}__描述.sql")]);
+    assert!(found.iter().all(|(t, _, _)| t.chars().count() > 1), "{found:?}");
+}
