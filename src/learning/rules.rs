@@ -21,7 +21,7 @@ pub struct Candidate {
     pub kind: Kind,
     pub confidence: f64,
     /// A common word alone, kept because the user named it as the project's own or set a rule
-    /// about it ([`generic`]): proposed for the project, never accepted in bulk.
+    /// about it (the rules' `generic` module): proposed for the project, never accepted in bulk.
     pub generic: bool,
 }
 
