@@ -135,14 +135,57 @@ fn accept_refuses_a_near_duplicate_with_records_exit_code() {
 }
 
 #[test]
-fn accept_all_takes_the_confident_ones_with_their_explanations() {
+fn accept_all_takes_the_confident_ones_with_their_explanations_and_never_a_common_word() {
     let home = with_fixtures();
-    home.run(&["suggest"]).ok();
+    let out = home.run(&["suggest", "--format", "jsonl"]);
+    // "we call the staging cluster blue": a common word, named as the project's own, so
+    // proposed, marked, and for the project only.
+    let blue = proposals(&out.stdout).into_iter().find(|p| p["term"] == "blue").unwrap();
+    assert_eq!((&blue["generic"], &blue["scope_hint"]), (&Value::Bool(true), &"project".into()));
+    let px = proposals(&out.stdout).into_iter().find(|p| p["term"] == "PX-42").unwrap();
+    assert_eq!(px["generic"], false);
     home.run(&["inbox", "accept", "--all", "--min-confidence", "0.9"]).ok();
     let glossary: Value =
         serde_json::from_str(&fs::read_to_string(home.glossary()).unwrap()).unwrap();
     assert!(glossary["PX-42"].as_str().unwrap().contains("services/payments/"));
-    assert!(glossary["blue"].as_str().unwrap().contains("staging cluster"));
+    // Never in bulk, whatever its confidence: a person accepts it alone.
+    assert!(glossary.get("blue").is_none(), "{glossary}");
+    let pending = terms(&home.run(&["inbox", "--format", "jsonl"]).stdout);
+    assert_eq!(pending, ["blue".to_string()].into());
+    home.run(&["inbox", "accept", blue["id"].as_str().unwrap()]).ok();
+}
+
+/// A home whose one Claude Code session holds these prompts, and nothing else.
+fn with_prompts(prompts: &[&str]) -> Home {
+    let home = Home::new();
+    let dir = home.path().join(".claude/projects/p");
+    fs::create_dir_all(&dir).unwrap();
+    let lines: String = prompts
+        .iter()
+        .map(|text| {
+            format!("{}\n", serde_json::json!({"type": "user", "message": {"content": text}}))
+        })
+        .collect();
+    fs::write(dir.join("a.jsonl"), lines).unwrap();
+    home
+}
+
+#[test]
+fn accept_all_takes_only_proposals_at_or_above_the_confidence_given() {
+    // Two definitions no reply confirms: 0.85 ("we call …") and 0.75 ("X is the …").
+    let home = with_prompts(&[
+        "we call the payments gateway PX-42",
+        "nightly-reindex is the cron job that rebuilds the search index",
+    ]);
+    let out = home.run(&["suggest", "--format", "jsonl"]);
+    let confidence = |term: &str| {
+        let all = proposals(&out.stdout);
+        all.iter().find(|p| p["term"] == term).unwrap()["confidence"].as_f64().unwrap()
+    };
+    assert!(confidence("PX-42") >= 0.8 && confidence("nightly-reindex") < 0.8, "{}", out.stdout);
+    home.run(&["inbox", "accept", "--all", "--min-confidence", "0.8"]).ok();
+    let glossary = fs::read_to_string(home.glossary()).unwrap();
+    assert!(glossary.contains("PX-42") && !glossary.contains("nightly-reindex"), "{glossary}");
 }
 
 #[test]

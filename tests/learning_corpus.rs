@@ -75,7 +75,16 @@ const BLIND: Floors = Floors { precision: 0.95, recall: 0.85, facts: 0.80 };
 /// Parts with floors of their own, by folder and name: `cases/NAME` (else [`REGRESSION`]'s) or
 /// `blind/NAME` (else [`BLIND`]'s). A blind part measured below the targets gets a row with
 /// what it measured first, and the figures in a comment.
-const FLOORS: &[(&str, Floors)] = &[("cases/regression", REGRESSION)];
+const FLOORS: &[(&str, Floors)] = &[
+    ("cases/regression", REGRESSION),
+    // Written for issue #36's rules and tuned on (0.690 / 0.682 / 0.328 before, 0.961 /
+    // 0.859 / 1.000 after).
+    ("cases/tuned3", Floors { precision: 0.95, recall: 0.85, facts: 0.95 }),
+    // Blind (tests/learning/blind/README.md), measured once before issue #36's rules: 0.562 /
+    // 0.600 / 0.667 (tp 144, fp 112, fn 96), and once after them, untuned: 0.704 / 0.633 /
+    // 0.921 (tp 152, fp 64, fn 88). Under the issue's targets; the floors hold what it measured.
+    ("blind/part_d", Floors { precision: 0.70, recall: 0.63, facts: 0.92 }),
+];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/learning")

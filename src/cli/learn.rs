@@ -205,7 +205,10 @@ pub fn inbox(store: &Store, action: Option<InboxAction>, format: Format) -> Resu
                 }
             }
             if all && ids.is_empty() {
-                eprintln!("No pending proposal is that confident.");
+                eprintln!(
+                    "No pending proposal is that confident (common words are never taken by \
+                     --all: accept them one at a time)."
+                );
             }
             if dry_run {
                 eprintln!("Dry run: nothing was recorded.");
@@ -225,11 +228,14 @@ fn print_proposals(pending: &[&Proposal], format: Format) {
         if !p.quote.is_empty() {
             println!("        “{}”", p.quote);
         }
-        let scope = match (&p.project, p.scope_hint.as_str()) {
+        let mut scope = match (&p.project, p.scope_hint.as_str()) {
             (Some(folder), "project") => format!("project {folder}"),
             (Some(folder), hint) => format!("{hint} (from {folder})"),
             (None, hint) => hint.to_string(),
         };
+        if p.generic {
+            scope.push_str(" · a common word: accept it alone, --all leaves it");
+        }
         println!(
             "        {} · {} · seen in {} session(s) · confidence {:.2} · {}",
             p.kind.name(),

@@ -206,6 +206,9 @@ fn looks_like_output(line: &str) -> bool {
         "File \"",
         "error[",
         "error:",
+        // A runtime's message ("Error: STAGE_ROLE is the IAM role …, it must be set").
+        "Error: ",
+        "Exception: ",
         "warning:",
         "ERROR",
         "WARN",

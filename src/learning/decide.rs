@@ -147,11 +147,14 @@ pub fn reject(store: &Store, ids: &[String]) -> Result<Vec<Proposal>> {
     Ok(out)
 }
 
-/// The ids of the pending proposals whose confidence is at least `min`, best first.
+/// The ids of the pending proposals whose confidence is at least `min`, best first; never a
+/// common word (`generic`): whether "build" is this project's word is for a person to say,
+/// one proposal at a time.
 pub fn confident(store: &Store, min: f64) -> Result<Vec<String>> {
     let inbox = Inbox::load(store)?;
     let shown = shown(store, &inbox);
-    Ok(shown.into_iter().filter(|p| p.confidence >= min).map(|p| p.id.clone()).collect())
+    let wanted = |p: &&Proposal| p.confidence >= min && !p.generic;
+    Ok(shown.into_iter().filter(wanted).map(|p| p.id.clone()).collect())
 }
 
 fn pending(inbox: &Inbox, id: &str) -> Result<Proposal> {

@@ -83,6 +83,11 @@ pub struct Proposal {
     /// The user's sentence it came from.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub quote: String,
+    /// A common word alone ("config", "缓存"), proposed because the user named it as the
+    /// project's own or set a rule about it: for the project's glossary, and never taken by
+    /// `inbox accept --all`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub generic: bool,
 }
 
 /// The fields of a proposal, in the order every machine format prints them (the README's
@@ -100,6 +105,7 @@ pub const FIELDS: &[&str] = &[
     "scope_hint",
     "project",
     "quote",
+    "generic",
 ];
 
 /// Proposals as records of [`FIELDS`], for the CLI's formats and the MCP tools.
@@ -119,6 +125,7 @@ pub fn records(proposals: &[&Proposal]) -> Records {
             json!(p.scope_hint),
             json!(p.project),
             json!(p.quote),
+            json!(p.generic),
         ]);
     }
     out
@@ -270,6 +277,7 @@ mod tests {
             smart: None,
             project: None,
             quote: String::new(),
+            generic: false,
         }
     }
 

@@ -103,14 +103,15 @@ fn read_database(path: &Path, after: i64) -> Result<Option<(Vec<Found>, i64)>, S
         }
         let Some(s) = session.as_mut() else { continue };
         let Some((user, text)) = text_part(&message, &part) else { continue };
-        let before = s.talk.found.len();
         if user {
             s.last = clean::prose(&text);
             s.talk.user(&s.last, n);
+            // A turn may take back the turn before's candidates ("scratch that"): theirs go too.
+            s.quotes.truncate(s.talk.turn_start());
         } else {
             s.talk.assistant(&text);
         }
-        for (candidate, _) in &s.talk.found[before..] {
+        for (candidate, _) in &s.talk.found[s.quotes.len()..] {
             s.quotes.push(clean::quote_of(&s.last, &candidate.term));
         }
     }

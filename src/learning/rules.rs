@@ -20,6 +20,9 @@ pub struct Candidate {
     pub explanation: String,
     pub kind: Kind,
     pub confidence: f64,
+    /// A common word alone, kept because the user named it as the project's own or set a rule
+    /// about it (the rules' `generic` module): proposed for the project, never accepted in bulk.
+    pub generic: bool,
 }
 
 /// The most confidence a proposal reaches.
@@ -69,7 +72,7 @@ pub(super) fn strip_filler(s: &str) -> &str {
 
 /// A term: no sentence punctuation; CJK or up to four words.
 const T: &str =
-    r#"["“'`‘「『《]?([^\s，,。；;：:！!？?（）()"“”'`‘’「」『』《》]{1,40}?)["”'`’」』》]?"#;
+    r#"["“'`‘「『《]?([^\s，,。；;：:！!？?（）()"“”'`‘’「」『』《》—…]{1,40}?)["”'`’」』》]?"#;
 /// An English term: one to three words, or a quoted phrase.
 const ET: &str = r#"(?:["“'`]([^"”'`]{1,40})["”'`]|([A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}))"#;
 
@@ -239,7 +242,7 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|aka|a\.k\.a|i\.e|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|["“'`「『]"#,
     )
 });
 
@@ -349,6 +352,16 @@ fn definition(s: &str) -> Option<Candidate> {
         if names_a_thing(what) {
             return make(term, what, Kind::Definition, 0.8);
         }
+    }
+    // "OPS-1123 is the ticket for …", "nightly-reindex is the cron job that …": a code-like
+    // name (a ticket key, a job's name) said to be a thing.
+    static CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)\s+(?:is|are)\s+((?:the|a|an|our)\s+\w.{2,})$",
+        )
+    });
+    if let Some(c) = CODE_IS.captures(s) {
+        return make(&c[1], &c[2], Kind::Definition, 0.75);
     }
     if let Some(c) = EN_IS_OUR.captures(s) {
         let (term, what) = (&c[1], &c[2]);
@@ -490,11 +503,13 @@ mod conversation;
 mod correction;
 mod echo;
 mod exclude;
+mod generic;
 mod remember;
 mod scoped;
 mod term;
 #[cfg(test)]
 mod tests;
+mod whole;
 
 pub use conversation::Conversation;
 

@@ -290,12 +290,14 @@ fn proposal(f: Found, glossary: &Glossary, projects: &mut Projects) -> Option<Pr
         when: f.when,
         seen: 1,
         confidence: (c.confidence * 100.0).round() / 100.0,
-        scope_hint: if in_project { "project" } else { "user" }.to_string(),
+        // A common word is a term of this project only: elsewhere it is just the word.
+        scope_hint: if in_project || c.generic { "project" } else { "user" }.to_string(),
         status: Status::Pending,
         sessions: vec![f.session],
         smart: None,
         project: f.folder,
         quote: f.quote,
+        generic: c.generic,
     })
 }
 
@@ -432,6 +434,10 @@ impl<'k> Session<'k> {
         if user {
             let prose = clean::prose(&text);
             self.talk.user(&prose, line);
+            // A turn may take back the turn before's candidates ("算了，别记"): theirs go too.
+            let kept = self.talk.turn_start().min(before);
+            self.whens.truncate(kept);
+            self.origins.truncate(kept);
             self.whens.resize(self.talk.found.len(), when.clone());
             self.last_when = when;
             self.last_user = (prose, folder);
@@ -441,7 +447,7 @@ impl<'k> Session<'k> {
             self.whens.resize(self.talk.found.len(), self.last_when.clone());
         }
         // What a turn found comes from the last user turn (an assistant's echo names it too).
-        for (candidate, _) in &self.talk.found[before..] {
+        for (candidate, _) in &self.talk.found[self.origins.len()..] {
             let quote = clean::quote_of(&self.last_user.0, &candidate.term);
             self.origins.push((self.last_user.1.clone(), quote));
         }

@@ -80,6 +80,8 @@ static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
             r"{QUOTED}\s*(?:这张表|这个表|这个字段|这个服务|这个词|这个)?\s*{PLACE}?\s*(?:具体)?\s*{ask_quoted}"
         ),
         format!(r"(?:不太?确定|不清楚|不知道|不太明白)\s*{QUOTED}"),
+        // "代码里多处提到“回执”，这个词在你们项目里是什么意思？", "写了“双签”，具体是什么要求？"
+        format!(r"{QUOTED}\s*[，,]\s*(?:这个词|这个说法|这个|它)?\s*{PLACE}?\s*(?:具体|到底)?\s*(?:{ask}|是什么要求|是什么规则|怎么算)"),
         format!(r"(?:[你您]说的|[你您]提到的|[你您]讲的|[你您]所说的)\s*{ZH_WORDS}\s*(?:具体)?\s*{ask}"),
         format!(r"{ZH_WORDS}\s*这个(?:词|说法|概念|名字|缩写)"),
         format!(

@@ -28,6 +28,10 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
         },
     };
     let rule = s.trim_start_matches(['请', '，', ',', ' ']);
+    // "docker build must always use --platform …", "git push --force 一律禁止，只有…可以用
+    // --force-with-lease": a rule that opens with a command is about that command, whatever
+    // it then prescribes instead.
+    let opens = leading_command(s);
     // "以后凡是要动 migrations 目录下的文件都先问我": what is asked about is named in ASCII.
     if ZH_ASK_FIRST.is_match(s) {
         let term = code_span(s)
@@ -60,7 +64,9 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
                 })
                 .filter(|t| !t.ends_with(['前', '后', '时', '完']) && !t.contains('完'))
         };
-        let term = subject(true)
+        let term = opens
+            .clone()
+            .or_else(|| subject(true))
             .or_else(|| code_span(s))
             .or_else(|| ZH_COMMAND.captures(s).map(|c| command(owned(s, c.get(1).unwrap()))))
             .or_else(|| tool_in(s))
@@ -114,9 +120,8 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
         // A named object (a command, a file) first; a plain one ("bump versions urself …")
         // after any command the sentence names.
         let named = |o: &String| tool_in(o).is_some() || o.contains(['.', '/', '_', '-']);
-        let term = object
-            .clone()
-            .filter(named)
+        let term = opens
+            .or_else(|| object.clone().filter(named))
             .or_else(|| code_span(s))
             .or_else(|| tool_in(s))
             .or_else(|| object.clone())
@@ -229,6 +234,22 @@ static EN_RUN: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The first well-known command line in `s` that is not part of a file name ("Cargo.lock" is
 /// no `cargo`), nor the verb "make sure".
+/// The command a sentence opens with (after "以后", "from now on"), with its flags.
+fn leading_command(s: &str) -> Option<String> {
+    static LEAD: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)^(?:以后|今后|往后|from now on,?|going forward,?|always|never)?\s*")
+    });
+    let rest = &s[LEAD.find(s).map_or(0, |m| m.end())..];
+    let m = EN_TOOL.find(rest).filter(|m| m.start() == 0)?;
+    // Its flags too: "git push --force" is not "git push".
+    let flags: String = rest[m.end()..]
+        .split_whitespace()
+        .take_while(|w| w.starts_with("--") || w.starts_with('-') && w.len() == 2)
+        .map(|w| format!(" {w}"))
+        .collect();
+    Some(command(&format!("{}{flags}", m.as_str()))).filter(|c| !is_phrase(c))
+}
+
 fn tool_in(s: &str) -> Option<String> {
     EN_TOOL
         .find_iter(s)

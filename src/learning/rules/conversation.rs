@@ -8,8 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{
-    answer, asked_term, behaviour, candidate, correction, echo, is_generic, loose_definition, make,
-    plain_is, re, remember, strip_filler, Candidate, MAX_CONFIDENCE,
+    answer, asked_term, behaviour, candidate, correction, echo, generic, is_generic,
+    loose_definition, make, plain_is, re, remember, strip_filler, whole, Candidate, MAX_CONFIDENCE,
 };
 use crate::learning::{clean, looks_like_secret, Kind};
 
@@ -24,6 +24,12 @@ pub struct Conversation {
     unread: Option<(String, u64)>,
     /// The assistant's last message, lower-cased: what a user's "no, …" corrects.
     said: String,
+    /// Where in `found` the last user turn's candidates start (what a retraction in the next
+    /// turn takes back, what a definition continued there adds to).
+    turn_start: usize,
+    /// The last user turn stopped mid-definition, or the assistant asked for more: the next
+    /// user turn continues the definition.
+    more: bool,
     pub found: Vec<(Candidate, u64)>,
 }
 
@@ -36,17 +42,46 @@ impl Conversation {
         // sentence that then holds a mask proposes nothing ([`looks_like_secret`]).
         let prose = crate::guard::secrets::redact(prose);
         let prose = &plain(&prose);
+        let previous = self.turn_start;
         let before = self.found.len();
+        self.turn_start = before;
+        // The turn before's last candidate, when this turn goes on about it: it opens with
+        // "接上条" or "also,", the turn before stopped mid-definition or was asked for more, or
+        // this one names its term first thing.
+        let mentioned = |c: &Candidate| {
+            let first = clean::sentences(prose).into_iter().next().unwrap_or_default().0;
+            whole::mentions(&first, &c.term)
+        };
+        let carry = self.found[previous..]
+            .last()
+            .filter(|(c, _)| self.more || whole::opens_continued(prose) || mentioned(c));
+        let carry = carry.is_some().then(|| before - 1);
+        self.more = whole::unfinished(prose);
         // An answer to the assistant's question about a word is read first: its sentences
         // explain that word, whatever else they look like ("… >2x = page someone").
-        if let Some(c) = self.asked.take().and_then(|asked| answer(&asked, prose)) {
+        let answered = self.asked.take().and_then(|asked| answer(&asked, prose));
+        // "不是 Y，是 X —— X 是…" after the assistant said Y: X, misread (its explanation is
+        // the rest of the turn already).
+        let misread = answered.is_none().then(|| whole::misread(prose, &self.said)).flatten();
+        if let Some(mut c) = answered {
             if !looks_like_secret(prose) {
+                // Asked about by the assistant: a word of this project, common or not.
+                generic::mark(&mut c);
+                // The answer's other sentences say more about the word.
+                for (sentence, mark) in clean::sentences(prose) {
+                    if let Some(more) = whole::continues(&sentence, mark) {
+                        whole::extend(&mut c.explanation, &more);
+                    }
+                }
                 self.found.push((c, line));
             }
+        } else if let Some(c) = misread.filter(|_| !looks_like_secret(prose)) {
+            self.found.push((c, line));
         } else {
-            self.sentences(prose, line);
+            self.sentences(prose, line, carry, previous);
         }
-        self.last_turn = self.found.len() - before;
+        generic::screen(&mut self.found, self.turn_start, prose);
+        self.last_turn = self.found.len() - self.turn_start.min(self.found.len());
         self.unread =
             (self.last_turn == 0 && !looks_like_secret(prose)).then(|| (prose.to_string(), line));
     }
@@ -54,17 +89,34 @@ impl Conversation {
     /// The candidates of each sentence of a user turn. A sentence that disputes the
     /// assistant's reading of a word ("that's not what fastlane means here") lets a later plain
     /// "fastlane is …" define it.
-    fn sentences(&mut self, prose: &str, line: u64) {
+    fn sentences(&mut self, prose: &str, line: u64, carry: Option<usize>, previous: usize) {
         let mut disputed: Option<String> = None;
         let before = self.found.len();
+        // The candidate the sentences without one of their own go on about.
+        let mut last = carry;
         let negated = correction::negated(prose);
-        let mut previous = String::new();
+        let mut previous_text = String::new();
         for (sentence, mark) in clean::sentences(prose) {
             // A sentence holding a credential proposes nothing, whatever part of it a rule took.
             if looks_like_secret(&sentence) {
                 continue;
             }
-            let previous = std::mem::replace(&mut previous, sentence.clone());
+            let previous_sentence = std::mem::replace(&mut previous_text, sentence.clone());
+            // "算了，别记", "scratch that": takes back this turn's candidates, or the turn
+            // before's when this one has none yet; what follows it is read afresh.
+            if let Some((_, end)) = whole::retraction(&sentence) {
+                let from =
+                    if self.found.len() > self.turn_start { self.turn_start } else { previous };
+                self.found.truncate(from);
+                self.turn_start = self.found.len();
+                last = None;
+                let after = sentence[end..].trim_start_matches(|c: char| !c.is_alphanumeric());
+                if let Some(c) = candidate(after, mark) {
+                    self.found.push((c, line));
+                    last = Some(self.found.len() - 1);
+                }
+                continue;
+            }
             // "No no. The admin panel is a separate app": after a "no", a plain "X is …" about a
             // word of the assistant's last message corrects its reading of that word.
             // Only the first reading it corrects: what follows is the user's own explanation.
@@ -72,23 +124,53 @@ impl Conversation {
             let corrected = (negated && first).then(|| self.corrects(&sentence)).flatten();
             let found = corrected
                 .or_else(|| candidate(&sentence, mark))
-                .or_else(|| first.then(|| remember::recalled(&sentence, &previous)).flatten())
+                .or_else(|| {
+                    first.then(|| remember::recalled(&sentence, &previous_sentence)).flatten()
+                })
                 .map(|c| self.undone(c, &sentence));
             // One rule of behaviour a turn: the sentences after it explain it ("use pm clear
             // instead") rather than set another. But a rule against what the assistant just did
             // is the one the turn is about ("we use pnpm, always. never run npm install here"
             // after it ran npm install).
+            let before = before.min(self.found.len());
             let earlier = self.found[before..].iter().position(|(f, _)| f.kind == Kind::Behaviour);
             if let (Some(c), Some(i)) = (&found, earlier) {
                 if c.kind == Kind::Behaviour {
-                    if self.did(&c.term) && !self.did(&self.found[before + i].0.term) {
-                        self.found[before + i].0 = c.clone();
+                    let first = &mut self.found[before + i].0;
+                    if self.said.contains(&c.term.to_lowercase())
+                        && !self.said.contains(&first.term.to_lowercase())
+                        && c.term.chars().count() >= 2
+                    {
+                        *first = c.clone();
+                    } else if let Some(more) = whole::continues(&sentence, mark) {
+                        whole::extend(&mut first.explanation, &more);
+                    }
+                    continue;
+                }
+            }
+            // A sentence that goes on about the term before ("…叫收割机。它只处理未支付订单",
+            // "清缓存就是清 redis-main 的 app:* 前缀") adds to its explanation rather than
+            // proposing another term; so does a rule after a definition (its exception).
+            if let (Some(c), Some(i)) = (&found, last.filter(|i| *i < self.found.len())) {
+                let prior = &self.found[i].0;
+                let about = whole::mentions(&sentence, &prior.term)
+                    || whole::mentions(&c.term, &prior.term)
+                    || (c.kind == Kind::Behaviour && prior.kind != Kind::Behaviour);
+                if about {
+                    if let Some(more) = whole::continues(&sentence, mark) {
+                        whole::extend(&mut self.found[i].0.explanation, &more);
                     }
                     continue;
                 }
             }
             if let Some(c) = found {
                 self.found.push((c, line));
+                last = Some(self.found.len() - 1);
+            } else if let Some(i) = last.filter(|i| *i < self.found.len()) {
+                // No rule of its own: what it says is about the term before.
+                if let Some(more) = whole::continues(&sentence, mark) {
+                    whole::extend(&mut self.found[i].0.explanation, &more);
+                }
             } else if let Some(word) = correction::disputed(&sentence) {
                 // "thats not what monolith means here lol, the monolith is the rails app …".
                 let after = sentence.match_indices([',', '，', ';', '；']).find_map(|(i, mark)| {
@@ -162,9 +244,17 @@ impl Conversation {
         })
     }
 
+    /// Where in `found` the last user turn's candidates start: a turn may take back (or add to)
+    /// the ones before it.
+    pub fn turn_start(&self) -> usize {
+        self.turn_start
+    }
+
     /// Forgets what was found after the first `keep` candidates (the session was rewound).
     pub fn rewind(&mut self, keep: usize) {
         self.found.truncate(keep);
+        self.turn_start = self.turn_start.min(keep);
+        self.more = false;
         self.asked = None;
         self.last_turn = 0;
         self.unread = None;
@@ -178,12 +268,18 @@ impl Conversation {
         let text = &crate::guard::secrets::redact(text);
         self.asked = asked_term(text);
         self.said = text.to_lowercase();
+        self.more |= whole::invites_more(text);
         if let Some((user, line)) = self.unread.take() {
             if let Some(c) =
                 echo::echoed(text, &user).filter(|c| !looks_like_secret(&c.explanation))
             {
+                let at = self.found.len();
                 self.found.push((c, line));
-                self.last_turn = 1;
+                generic::screen(&mut self.found, at, &user);
+                self.last_turn = self.found.len() - at;
+                if self.last_turn > 0 {
+                    self.turn_start = at;
+                }
             }
         }
         let start = self.found.len() - self.last_turn;
@@ -202,9 +298,10 @@ const CONFIRMED_BONUS: f64 = 0.1;
 /// `prose` without what decorates words and means nothing to the rules: Markdown emphasis
 /// ("**Grandpa**") and emoji ("wrong fishbowl 😅 fishbowl is …").
 fn plain(prose: &str) -> String {
+    // Not "__": it is part of identifiers (`__snapshots__/`, `__init__.py`) more often than
+    // emphasis.
     prose
         .replace("**", "")
-        .replace("__", "")
         .chars()
         .filter(|c| !matches!(*c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0xFE0F | 0x200D))
         .collect()

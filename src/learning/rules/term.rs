@@ -25,7 +25,9 @@ pub(super) fn make(
     let term = bounded(&tidy(term));
     let explanation = tidy(until_request(explanation));
     let chars = term.chars().count();
-    if chars == 0 || chars > 40 || term.split_whitespace().count() > 4 {
+    // One letter ("V{版本}__描述.sql" → "V") names nothing a prompt would mean.
+    let letter = chars == 1 && term.is_ascii();
+    if chars == 0 || letter || chars > 40 || term.split_whitespace().count() > 4 {
         return None;
     }
     // "北极星是我们的核心" is a clause, not a name; so is "下次别问", and a Chinese run longer
@@ -45,7 +47,7 @@ pub(super) fn make(
     if is_vague(&term) || is_vague(&explanation) || ONE_OFF.is_match(&term) {
         return None;
     }
-    Some(Candidate { term, explanation, kind, confidence })
+    Some(Candidate { term, explanation, kind, confidence, generic: false })
 }
 
 /// A pointer at something in view rather than a name: "the other one", "the second test", "这个

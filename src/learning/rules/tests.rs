@@ -356,3 +356,113 @@ fn remember_that_refers_to_the_sentence_before() {
     assert_eq!(got, [("billing-v3".to_string(), Kind::Definition)]);
     assert!(talk(&[("user", "the build is slow today. remember that")]).is_empty());
 }
+
+/// The candidates a conversation of (assistant, user) turns yields: (term, explanation).
+fn whole_talk(turns: &[(&str, &str)]) -> Vec<(String, String, bool)> {
+    let mut c = Conversation::default();
+    for (i, (assistant, user)) in turns.iter().enumerate() {
+        if !assistant.is_empty() {
+            c.assistant(assistant);
+        }
+        c.user(user, i as u64 + 1);
+    }
+    c.found.into_iter().map(|(c, _)| (c.term, c.explanation, c.generic)).collect()
+}
+
+#[test]
+fn an_explanation_keeps_the_rule_its_exception_and_its_paths() {
+    let found = whole_talk(&[("", "Never deploy on Friday; if it can't wait, page the on-call first and deploy from the release branch.")]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let e = found[0].1.to_lowercase();
+    assert!(
+        e.contains("friday") && e.contains("page the on-call") && e.contains("release branch"),
+        "{e}"
+    );
+    let found = whole_talk(&[("", "我们管订单超时自动取消的那个定时任务叫收割机，代码在 jobs/reaper/ 下。它只处理未支付订单，已支付的一律不动。")]);
+    assert_eq!(found[0].0, "收割机");
+    assert!(
+        found[0].1.contains("jobs/reaper/") && found[0].1.contains("已支付的一律不动"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_definition_continued_in_the_next_message_is_one_explanation() {
+    let found = whole_talk(&[
+        ("", "我们把对外开放的那套 API 网关叫做北门，"),
+        ("好的，还有吗？", "接上条：北门部署在 kong-public 集群，内部服务不能直接暴露到北门。"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1.contains("对外开放") && found[0].1.contains("kong-public"), "{found:?}");
+}
+
+#[test]
+fn a_retraction_cancels_what_it_takes_back_in_the_turn_or_the_next() {
+    assert!(whole_talk(&[("", "我们把它叫做青鸾——算了，名字还没定，别记。")]).is_empty());
+    assert!(whole_talk(&[(
+        "",
+        "We call the new billing service Ledgerly — scratch that, the name isn't final."
+    )])
+    .is_empty());
+    let taken_back = whole_talk(&[
+        ("", "we call the staging gateway bluebird"),
+        ("Got it: bluebird = staging gateway.", "scratch that, don't record that name."),
+    ]);
+    assert!(taken_back.is_empty(), "{taken_back:?}");
+    // What comes after the retraction still counts.
+    let after = whole_talk(&[("", "forget that. We call the read replica tidepool.")]);
+    assert_eq!(after.len(), 1, "{after:?}");
+}
+
+#[test]
+fn misread_words_and_code_like_names_are_proposed() {
+    let found = whole_talk(&[(
+        "The fastpath queue seems backed up.",
+        "Not fastpath, it's fastlane — fastlane is our priority queue, backed by jobs:priority.",
+    )]);
+    assert_eq!(found[0].0, "fastlane");
+    assert!(found[0].1.contains("jobs:priority"), "{found:?}");
+    let found = whole_talk(&[(
+        "",
+        "nightly-reindex is the cron job that rebuilds the search index at 02:00 UTC.",
+    )]);
+    assert_eq!(found[0].0, "nightly-reindex");
+}
+
+#[test]
+fn a_common_word_is_proposed_only_when_named_as_the_projects_and_then_marked() {
+    assert!(whole_talk(&[("", "配置就是那几个 yaml 文件，你看着改吧。")]).is_empty());
+    assert!(whole_talk(&[("", "The queue is just a FIFO, like any queue.")]).is_empty());
+    let named = whole_talk(&[(
+        "",
+        "In this repo 'drawer' means the settings side panel (src/ui/drawer/).",
+    )]);
+    assert_eq!((named[0].0.as_str(), named[0].2), ("drawer", true), "{named:?}");
+    let name = whole_talk(&[("", "我们把新的推荐服务叫做天枢")]);
+    assert_eq!((name[0].0.as_str(), name[0].2), ("天枢", false));
+}
+
+#[test]
+fn an_explanation_too_long_is_cut_at_a_clause_never_inside_one() {
+    let mut e = "x".repeat(whole::MAX_EXPLANATION - 20);
+    whole::extend(&mut e, "first clause here, second clause that runs on and on past the limit");
+    assert!(e.ends_with("; first clause here"), "{e}");
+    assert!(e.chars().count() <= whole::MAX_EXPLANATION);
+}
+
+#[test]
+fn a_rule_that_opens_with_a_command_is_about_that_command() {
+    let found = whole_talk(&[(
+        "",
+        "以后 git push --force 一律禁止，只有你自己的 feature 分支可以用 --force-with-lease。",
+    )]);
+    assert_eq!(found[0].0, "git push --force", "{found:?}");
+    let found = whole_talk(&[(
+        "",
+        "From now on, docker build must always use the --platform linux/amd64 flag.",
+    )]);
+    assert_eq!(found[0].0, "docker build", "{found:?}");
+    // A one-letter term names nothing: "V{版本}__描述.sql".
+    let found = whole_talk(&[("", "以后写 SQL 迁移都要带回滚脚本，文件名用 V{版本}__描述.sql")]);
+    assert!(found.iter().all(|(t, _, _)| t.chars().count() > 1), "{found:?}");
+}

@@ -1,0 +1,160 @@
+//! Whole explanations: a rule reads one sentence, but a user states a rule and then its
+//! exception ("never deploy on Friday; if it can't wait, page the on-call first"), a name and
+//! then what it is not, or finishes a definition in the next message. What else the user said
+//! about the term is added to its explanation here, a sentence at a time; and what the user
+//! takes back ("算了，名字还没定，别记", "scratch that") cancels what it takes back.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{is_question, make, re, strip_filler, Candidate, ONE_OFF};
+use crate::learning::Kind;
+
+/// The longest explanation drafted (characters): the length the smart review accepts for one
+/// entry. Past it, whole sentences or clauses are left off, never part of one.
+pub(super) const MAX_EXPLANATION: usize = 400;
+
+/// A sentence that says no more about a term: a request to the assistant ("帮我看下…", "can you
+/// check…"), thanks, a one-off ("这次先…"), or chat.
+static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:so\s+)?(?:can|could|would) you|please (?:check|look|fix|run|help|try|review|take)|let me know|thanks|thank you|thx|ok|okay|cool|great|lol|haha|你(?:帮我|先|看|去|试)|帮我|麻烦|请你|谢谢|好的|你看着|你觉得|先看|先分析|先别改)",
+    )
+});
+
+/// The text `sentence` adds to an explanation, or none when it is about something else.
+pub(super) fn continues(sentence: &str, mark: Option<char>) -> Option<String> {
+    let s = strip_filler(sentence.trim()).trim();
+    if s.chars().count() < 4 || mark == Some('?') || is_question(s) || retraction(s).is_some() {
+        return None;
+    }
+    if ASIDE.is_match(s) || ONE_OFF.is_match(s) && !s.contains("除非") && !s.contains("unless") {
+        return None;
+    }
+    Some(s.trim_end_matches(['.', '。', '!', '！']).to_string())
+}
+
+fn normal(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// Adds `more` to `explanation`, unless it is there already (or is the sentence the
+/// explanation was read from), within [`MAX_EXPLANATION`]: a sentence that does not fit is
+/// cut at its last clause that does, or left off.
+pub(super) fn extend(explanation: &mut String, more: &str) {
+    let (have, add) = (normal(explanation), normal(more));
+    // Said already, or the sentence the explanation was read from.
+    if add.is_empty() || have.contains(&add) || add.contains(&have) {
+        return;
+    }
+    let sep = if explanation.is_ascii() && more.is_ascii() { "; " } else { "；" };
+    let room = MAX_EXPLANATION.saturating_sub(explanation.chars().count() + sep.chars().count());
+    let Some(fits) = fit(more, room) else { return };
+    explanation.push_str(sep);
+    explanation.push_str(fits);
+}
+
+/// `text` whole when it has at most `room` characters, else up to its last clause boundary
+/// within them, else none.
+pub(super) fn fit(text: &str, room: usize) -> Option<&str> {
+    let Some((cut, _)) = text.char_indices().nth(room) else { return Some(text) };
+    let head = &text[..cut];
+    let end = head.rfind(['；', ';', '，', ',', '。'])?;
+    let clause = head[..end].trim_end();
+    (!clause.is_empty()).then_some(clause)
+}
+
+/// The words that take back what was just said: "算了，别记", "名字还没定", "先不记",
+/// "scratch that", "don't record it", "forget that", "never mind".
+static RETRACTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
+    )
+});
+
+/// Where in `sentence` a retraction starts and ends, if it has one.
+pub(super) fn retraction(sentence: &str) -> Option<(usize, usize)> {
+    RETRACTION.find_iter(sentence).last().map(|m| (m.start(), m.end()))
+}
+
+/// A message that asks for more ("还有吗？", "go on", "anything else about X?"): the user's
+/// next turn continues the definition.
+pub(super) fn invites_more(text: &str) -> bool {
+    static MORE: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)还有吗|还有补充|请继续|继续说|接着说|还有别的|\bgo on\b|anything else|keep going")
+    });
+    MORE.is_match(text)
+}
+
+/// A message that opens by continuing the one before ("接上条", "补充一下", "also, …",
+/// "continuing: …").
+pub(super) fn opens_continued(prose: &str) -> bool {
+    static GO_ON: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^\s*(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b)",
+        )
+    });
+    GO_ON.is_match(prose)
+}
+
+/// A message that stops mid-definition: it ends on a comma, a colon or a dash.
+pub(super) fn unfinished(prose: &str) -> bool {
+    prose.trim_end().ends_with(['，', ',', '：', ':', '…', '—', '、'])
+}
+
+/// Whether `sentence` names `term` (any case).
+pub(super) fn mentions(sentence: &str, term: &str) -> bool {
+    term.chars().count() >= 2 && sentence.to_lowercase().contains(&term.to_lowercase())
+}
+
+/// A misread word put right: the assistant's last message (`said`, lower-cased) used Y, and
+/// the user says "不是 Y，是 X —— X 是…", "not Y, it's X", "it's X, not Y". The term is X,
+/// the explanation what the turn says about it after that.
+pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
+    const Q: &str = r#"["“「『'`‘]?"#;
+    const E: &str = r#"["”」』'`’]?"#;
+    static ZH: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"(?:并?不是)\s*{Q}([^\s，,。；;：:“”「」『』'`]{{1,20}}?){E}\s*[，,、]\s*(?:而)?是\s*{Q}([A-Za-z0-9][\w.+-]*|[^\s，,。；;：:！!？?“”「」『』'`—]{{2,12}}?){E}(?:\s*[——，,。；;：:！!]|\s*$)"
+        ))
+    });
+    static EN: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"(?i)\bnot\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}\s*[,;—–-]+\s*(?:it's|it is|its|but|the word is|we say)?\s*{Q}([\w.+-]+){E}(?:\s*[—–.,;:-]|\s*$)|\bit(?:'s| is)\s+{Q}([\w.+-]+){E}\s*,\s*not\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}(?:\s*[—–.,;:-]|\s*$)"
+        ))
+    });
+    let (wrong, right, end) = if let Some(c) = ZH.captures(prose) {
+        (c.get(1)?, c.get(2)?, c.get(0)?.end())
+    } else {
+        let c = EN.captures(prose)?;
+        match (c.get(1), c.get(2)) {
+            (Some(w), Some(r)) => (w, r, c.get(0)?.end()),
+            _ => (c.get(4)?, c.get(3)?, c.get(0)?.end()),
+        }
+    };
+    let (wrong, right) = (wrong.as_str(), right.as_str());
+    if !said.contains(&wrong.to_lowercase()) || wrong.eq_ignore_ascii_case(right) {
+        return None;
+    }
+    // What follows, without its lead "X 是", "X is", "——".
+    let lead = Regex::new(&format!(
+        r"(?i)^[\s——–\-:：，,。.]*(?:{}\s*(?:是|就是|指的是|指|=|:|：|\bis\b|\bmeans\b|\brefers to\b)?)?\s*",
+        regex::escape(right)
+    ))
+    .ok()?;
+    let rest = &prose[end..];
+    let rest = lead.find(rest).map_or(rest, |m| &rest[m.end()..]);
+    let mut explanation = String::new();
+    for (sentence, mark) in crate::learning::clean::sentences(rest) {
+        let sentence = lead.find(&sentence).map_or(&sentence[..], |m| &sentence[m.end()..]);
+        if let Some(more) = continues(sentence, mark) {
+            if explanation.is_empty() {
+                explanation = fit(&more, MAX_EXPLANATION)?.to_string();
+            } else {
+                extend(&mut explanation, &more);
+            }
+        }
+    }
+    make(right, &explanation, Kind::Correction, 0.8)
+}
