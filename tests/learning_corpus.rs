@@ -84,6 +84,9 @@ const FLOORS: &[(&str, Floors)] = &[
     // 0.600 / 0.667 (tp 144, fp 112, fn 96), and once after them, untuned: 0.704 / 0.633 /
     // 0.921 (tp 152, fp 64, fn 88). Under the issue's targets; the floors hold what it measured.
     ("blind/part_d", Floors { precision: 0.70, recall: 0.63, facts: 0.92 }),
+    // Blind, written while part D was tuned on, measured once on the rules part D measured
+    // (issue #36's, untuned to either): 0.736 / 0.650 / 0.949 (tp 156, fp 56, fn 84).
+    ("blind/part_e", Floors { precision: 0.73, recall: 0.64, facts: 0.94 }),
 ];
 
 fn root() -> PathBuf {
