@@ -57,6 +57,21 @@ fn wait_for_inbox(home: &Home) -> Vec<String> {
     }
 }
 
+#[test]
+fn a_transcript_written_after_the_hook_returns_is_still_captured() {
+    // Claude Code starts its `Stop` hook before it writes the turn to the transcript, and in a
+    // new session before the file exists at all.
+    let home = Home::seeded();
+    home.run(&["install", "claude"]).ok();
+    let transcript = session(&home);
+    let text = fs::read(&transcript).unwrap();
+    fs::remove_file(&transcript).unwrap();
+    stop(&home, &transcript).ok();
+    std::thread::sleep(Duration::from_millis(60));
+    fs::write(&transcript, text).unwrap();
+    assert_eq!(wait_for_inbox(&home), ["zed"], "the capture read the file before it was written");
+}
+
 fn system_message(out: &common::Output) -> Option<String> {
     let v: Value = serde_json::from_str(&out.stdout).ok()?;
     v["systemMessage"].as_str().map(str::to_string)

@@ -20,6 +20,7 @@
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use super::sources::Assistant;
 use crate::language::Language;
@@ -210,6 +211,7 @@ fn capture(store: &Store, source: Assistant, file: &Path, log: &dyn Fn(String)) 
     let Some(file) = resolve(store, source, file) else {
         return log(format!("{}: no such session", file.display()));
     };
+    settle(&file);
     match super::scan::scan_session(store, source, &file) {
         Ok(report) => {
             for why in &report.skipped {
@@ -222,6 +224,31 @@ fn capture(store: &Store, source: Assistant, file: &Path, log: &dyn Fn(String)) 
             }
         }
         Err(e) => log(format!("{}: {e}", file.display())),
+    }
+}
+
+/// The longest the capture waits for a session file to exist and stop growing.
+const SETTLE: Duration = Duration::from_millis(1500);
+/// How long a session file's size must hold before the capture reads it.
+const QUIET: Duration = Duration::from_millis(150);
+
+/// Waits until `file` exists and its size has held for [`QUIET`], at most [`SETTLE`]. Claude
+/// Code starts its `Stop` hook before it writes the turn to the transcript (5 to 50 ms later,
+/// measured; a new session's file does not exist yet), and the capture starts the moment the
+/// hook has answered: read at once, a new session's definition was missed, and an older
+/// session's read without the assistant's confirmation. Nobody waits for the capture, so the
+/// wait costs the user nothing; the inbox still has the proposal well within two seconds.
+fn settle(file: &Path) {
+    let started = Instant::now();
+    let (mut size, mut since) = (None, Instant::now());
+    while started.elapsed() < SETTLE {
+        let now = std::fs::metadata(file).ok().map(|m| m.len());
+        if now != size {
+            (size, since) = (now, Instant::now());
+        } else if size.is_some() && since.elapsed() >= QUIET {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(25));
     }
 }
 
