@@ -292,9 +292,15 @@ const QUOTE_CHARS: usize = 300;
 /// else the turn's first sentence; cut at `QUOTE_CHARS` characters.
 pub fn quote_of(prose: &str, term: &str) -> String {
     let term = term.to_lowercase();
+    // Each sentence closed by the mark the user typed (`sentences` gives `。` and `；` as `.`).
+    let typed = |s: &str| prose.find(s).and_then(|at| prose[at + s.len()..].chars().next());
     let sentences: Vec<String> = sentences(prose)
         .into_iter()
-        .map(|(s, mark)| format!("{}{}", s.trim(), mark.map(String::from).unwrap_or_default()))
+        .map(|(s, mark)| {
+            let s = s.trim();
+            let mark = mark.and_then(|m| typed(s).filter(|t| !t.is_whitespace()).or(Some(m)));
+            format!("{s}{}", mark.map(String::from).unwrap_or_default())
+        })
         .filter(|s| !s.is_empty())
         .collect();
     let found = sentences.iter().find(|s| s.to_lowercase().contains(&term));
@@ -330,6 +336,14 @@ mod tests {
         assert_eq!(prose(text), "这是我们的 CLAUDE.md：\n另外，我们把订单中心叫做 OC\n");
         // The user's own list of rules, with no document named, is the user's.
         assert_eq!(prose("From now on:\n- never run X\n"), "From now on:\n- never run X\n");
+    }
+
+    #[test]
+    fn a_quote_ends_with_the_mark_the_user_typed() {
+        let prose = "我们说的波次就是一批订单，代码里叫 wave_batch。你先帮我补单测";
+        assert_eq!(quote_of(prose, "波次"), "我们说的波次就是一批订单，代码里叫 wave_batch。");
+        assert_eq!(quote_of("we call it zed. ok", "zed"), "we call it zed.");
+        assert_eq!(quote_of("is zed the db box? yes", "zed"), "is zed the db box?");
     }
 
     #[test]
