@@ -506,6 +506,7 @@ mod exclude;
 mod generic;
 mod remember;
 mod scoped;
+mod subject;
 mod term;
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{capitalised, make, re, Candidate, ONE_OFF};
+use super::{capitalised, make, re, subject, Candidate, ONE_OFF};
 use crate::learning::Kind;
 
 /// The rule in `s`, if it is a standing one and names what it is about.
@@ -28,6 +28,24 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
         },
     };
     let rule = s.trim_start_matches(['请', '，', ',', ' ']);
+    // "standing rule for training runs: …", "以后 发版 的规矩：…": the subject the user names
+    // is the term, whatever the rule then prescribes.
+    // "from now on model checkpoints are never committed": a rule, though "are never" also
+    // starts a report of how things are.
+    static RULE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:from now on|going forward|moving forward|from here on|(?:standing |house |team )?rule\b)",
+        )
+    });
+    let standing = (ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s))
+        || (EN_STANDING.is_match(s) && (!SELF_REPORT.is_match(s) || RULE_LEAD.is_match(s)));
+    let subject = subject::declared(s).or_else(|| standing.then(|| subject::named(s)).flatten());
+    if let Some(subject) = subject {
+        let rule = if rule.is_ascii() { capitalised(rule) } else { rule.to_string() };
+        if let Some(c) = make(&subject, &rule, Kind::Behaviour, 0.75) {
+            return Some(c);
+        }
+    }
     // "docker build must always use --platform …", "git push --force 一律禁止，只有…可以用
     // --force-with-lease": a rule that opens with a command is about that command, whatever
     // it then prescribes instead.
@@ -158,7 +176,7 @@ pub(super) fn forbidden(s: &str) -> Option<String> {
 
 static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:规矩是|规则是|约定是|规定是|以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一(?:[^下一]|$)|千万|默认|任何时候|只用[^于来在作]|只能用|禁止|严禁|不许|不准|(?:不要|别)再.{1,20}了|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
+        r"(?:规矩是|规则是|约定是|规定是|的规矩|^规矩[：:]|^规则[：:]|^约定[：:]|的时候注意|时注意|一直有效|一直这样|都这样|一直都|长期有效|以后|今后|往后|从现在开始|从现在起|从今以后|每次|每回|每当|永远|始终|一律|统一(?:[^下一]|$)|千万|默认|任何时候|只用[^于来在作]|只能用|禁止|严禁|不许|不准|(?:不要|别)再.{1,20}了|(?:前|之前|以前|后|之后)\s*(?:都|一定|务必|必须|记得|要先|先))",
     )
 });
 static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -250,7 +268,7 @@ fn leading_command(s: &str) -> Option<String> {
     Some(command(&format!("{}{flags}", m.as_str()))).filter(|c| !is_phrase(c))
 }
 
-fn tool_in(s: &str) -> Option<String> {
+pub(super) fn tool_in(s: &str) -> Option<String> {
     EN_TOOL
         .find_iter(s)
         .find(|m| {

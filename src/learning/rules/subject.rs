@@ -1,0 +1,242 @@
+//! The subject a standing rule names as its own: "standing rule for training runs: …", "about
+//! commits: …", "going forward, for db migrations: …", "关于打日志，…", "以后 发版 的规矩：…",
+//! "以后改 接口文档 都这样：…", "规矩：生产库的数据修复脚本必须…".
+//!
+//! When the user says what a rule is about, that is the term: a later prompt about training
+//! runs or 发版 is where the rule must come back, whatever command the rule then names. These
+//! forms are read before [`super::behaviour`]'s guesses (the command a rule names, its object),
+//! and only they: a rule that names no subject keeps the command as its term.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::re;
+
+/// A subject: a few words or a short Chinese name, possibly with an ASCII word in it
+/// ("proto 文件", "native so 库", "db migrations").
+const SUBJECT: &str = r"[A-Za-z0-9\p{Han}][\w./+-]*?(?:[ \t]?[A-Za-z0-9\p{Han}][\w./+-]*?){0,3}?";
+
+/// The subject of a rule the sentence declares as one, standing words or not: "rule for
+/// firmware flashing: …", "about commits: don't …", "以后 发版 的规矩：…".
+pub(super) fn declared(s: &str) -> Option<String> {
+    static EN: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"(?i)^(?:(?:a|one|another|new|my|standing|house|team|general|hard|permanent)\s+)*(?:(?:standing\s+)?(?:rule|rules|policy|convention|conventions|guidelines?)\s+(?:for|about|on|regarding)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT})\s*[:：]|(?:about|regarding|re|for|as for|when it comes to)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT})\s*[:：]\s*(?:don'?t|do not|never|always|only|no|use|prefer|keep|make sure|please)\b)"
+        ))
+    });
+    static ZH: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|规范)\s*(?:是|如下)?\s*[：:]|^(?:关于|对于)\s*({SUBJECT})\s*[，,：:]\s*(?:一直这样|一直都这样|都这样|规矩是|规则是|约定是|以后|今后|一律)"
+        ))
+    });
+    let c = EN.captures(s.trim_start()).or_else(|| ZH.captures(s.trim_start()))?;
+    usable(c.get(1).or(c.get(2))?.as_str())
+}
+
+/// The subject `s` names for its rule, if it names one in a form that says so.
+pub(super) fn named(s: &str) -> Option<String> {
+    static EN: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"(?i)^(?:(?:going forward|from now on|moving forward|in (?:the )?future|also|and|ok|okay|btw)[,:]?\s+)?(?:(?:a|one|another|new|my|standing|house|team|general|hard|permanent)\s+)*(?:(?:standing\s+)?(?:rule|rules|policy|convention|conventions|instructions?|guidelines?)\s+(?:for|about|on|regarding|re)|about|regarding|re:?|for|on|when it comes to|as for)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT})\s*(?:[:：,，]|\s[–—-]\s)"
+        ))
+    });
+    // "whenever you touch the Dockerfile from now on: …" — said of the subject with no command
+    // of its own (the caller decides).
+    static EN_TOUCH: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"(?i)^(?:(?:and|also|ok|btw)[,]?\s+)?(?:whenever|every time|each time|any ?time)\s+(?:you|we|i|anyone)\s+(?:touch|edit|change|modify|update|work on|write|add|deal with|open)\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+)?({SUBJECT})(?:\s+(?:from now on|going forward|in future|again))?\s*[:：,，]"
+        ))
+    });
+    // "from now on model checkpoints are never committed …", "standing rule: ledger amounts are
+    // Decimal everywhere", "going forward: alembic migrations always go in …": the subject the
+    // lead names, then what it always or never is.
+    static EN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)\s*[:,]?\s+(?:all\s+|any\s+|our\s+|the\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*)?)\s+(?:are|is|must|should|always|never|need to|needs to|have to|has to|go|goes|get|gets)\b",
+        )
+    });
+    let lower = s.trim_start();
+    for (pattern, command_free) in [(&*EN, false), (&*EN_TOUCH, true), (&*EN_LEAD, false)] {
+        let Some(c) = pattern.captures(lower) else { continue };
+        let subject = c[1].trim();
+        if command_free && names_command(s) {
+            continue;
+        }
+        if let Some(subject) = usable(subject) {
+            return Some(subject);
+        }
+    }
+    zh(s)
+}
+
+/// The Chinese forms: "关于X，", "X 的规矩：", "以后改 X 都这样", "写X的时候注意", "以后 X 一律…",
+/// "规矩：Y的X必须…", "游戏里的X以后都走…".
+fn zh(s: &str) -> Option<String> {
+    static ABOUT: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"^(?:还有|另外|对了)?[，,]?\s*(?:关于|对于|至于)\s*({SUBJECT})\s*(?:这块|这件事|这个|的话)?\s*[，,：:]"
+        ))
+    });
+    static RULES_OF: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|要求|规范)\s*(?:是|如下|都这样)?\s*[：:，,]"
+        ))
+    });
+    // "以后改 接口文档 都这样", "写单测的时候注意", "以后改 proto 文件一律先…": doing something
+    // to the subject, then how — not "改完 X 后都要跑 …", a trigger for a command.
+    static DOING: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:凡是|每次)?\s*(?:改|写|动|加|提|跑|建|发|上|做|用|处理|修改|新增|新建|编写)\s+({SUBJECT})\s*(?:都这样|都按|的时候|时)|^(?:以后|今后|往后)?\s*(?:改|写|动|加|建|修改|新增|新建|编写)({SUBJECT})的时候"
+        ))
+    });
+    // "以后训练数据集的版本号只能往上加", "游戏里的掉落表以后都走配置表", "规矩：生产库的数据修复脚本
+    // 必须…", "以后 native so 库一律用…": the subject, then a word that makes it a rule.
+    static LEADS: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"^(?:规矩|规则|约定|规定|原则)?\s*[：:]?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT})\s*(?:的\p{{Han}}{{1,3}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|不许|不准|禁止|都走|都用|都放|都要|都得)"
+        ))
+    });
+    // A word set apart by spaces in a Chinese rule ("以后跑 回填 任务一律加…"): the user's own
+    // mark of the term.
+    static SPACED: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?:^|\p{Han})[ \t]+(\p{Han}{2,6})[ \t]+\p{Han}"));
+    let s = s.trim_start();
+    if let Some(c) = ABOUT.captures(s).or_else(|| RULES_OF.captures(s)) {
+        return usable(&c[1]);
+    }
+    if let Some(c) = DOING.captures(s) {
+        return usable(c.get(1).or(c.get(2))?.as_str());
+    }
+    if let Some(c) = SPACED.captures(s) {
+        return usable(&c[1]);
+    }
+    // Only a rule that says "以后", or opens with what it is about and a rule word.
+    let c = LEADS.captures(s)?;
+    let subject = c[1].trim();
+    // "以后所有", "每次提交": a time or a quantity, not a subject; the command is the term then.
+    (subject.chars().count() >= 2 && !subject.starts_with(['所', '每', '全', '任']))
+        .then(|| usable(subject))
+        .flatten()
+}
+
+/// `subject` when it names something: not a pronoun, the scope of the rule ("this repo"), or
+/// a clause.
+fn usable(subject: &str) -> Option<String> {
+    const NOT: &[&str] = &[
+        "this",
+        "this project",
+        "this repo",
+        "this repository",
+        "this codebase",
+        "this session",
+        "every session",
+        "all sessions",
+        "now",
+        "later",
+        "the future",
+        "future",
+        "you",
+        "me",
+        "us",
+        "it",
+        "that",
+        "everything",
+        "anything",
+        "all",
+        "always",
+        "never",
+        "now on",
+        "second thought",
+        "example",
+        "instance",
+        "record",
+        "reference",
+        "我们",
+        "你",
+        "以后",
+        "这个",
+        "这次",
+        "所有",
+        "每次",
+    ];
+    let subject = subject.trim().trim_end_matches(['，', ',', '：', ':']);
+    let lower = subject.to_lowercase();
+    let words = subject.split_whitespace().count();
+    let fits = (2..=30).contains(&subject.chars().count()) && words <= 3;
+    // "改接口前", "每次提交后": a time, not what the rule is about.
+    let clause = subject.contains(['是', '了', '要', '完'])
+        || subject.ends_with(['前', '后', '时'])
+        || lower.starts_with("this ");
+    (fits && !clause && !NOT.contains(&lower.as_str())).then(|| subject.to_string())
+}
+
+/// Whether `s` names a command to run (a code span or a well-known tool): then the command,
+/// not what triggers it, is what the rule is about ("whenever you touch the schema, regenerate
+/// the client with `make gen`").
+fn names_command(s: &str) -> bool {
+    s.contains('`') || super::behaviour::tool_in(s).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{declared, named};
+
+    #[test]
+    fn a_rule_declared_for_a_subject_is_about_it() {
+        for (s, subject) in [
+            ("standing rule for training runs: always set seed=1337", "training runs"),
+            (
+                "rule for firmware flashing: never flash the boards on the shelf",
+                "firmware flashing",
+            ),
+            ("about commits: don't git push after you commit, i push myself", "commits"),
+            ("以后 发版 的规矩：周五不发版", "发版"),
+            ("关于打日志，一直这样：线上代码里不要 print", "打日志"),
+        ] {
+            assert_eq!(declared(s).as_deref(), Some(subject), "{s}");
+        }
+        // A scope, a filler, or a question about something is no subject.
+        for s in [
+            "rule for this repo: every endpoint gets an entry",
+            "for the record: it works",
+            "关于这个问题，你看下",
+        ] {
+            assert_eq!(declared(s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn a_standing_rule_names_its_subject_first() {
+        for (s, subject) in [
+            (
+                "whenever you touch the Dockerfile from now on: pin base images by digest",
+                "Dockerfile",
+            ),
+            ("going forward, for db migrations: never edit an existing file", "db migrations"),
+            ("from now on model checkpoints are never committed to git", "model checkpoints"),
+            (
+                "going forward: alembic migrations always go in migrations/versions/",
+                "alembic migrations",
+            ),
+            ("以后改 接口文档 都这样：先改 api/openapi.yaml 再跑 codegen", "接口文档"),
+            ("写单测的时候注意，不要 mock 数据库", "单测"),
+            ("以后训练数据集的版本号只能往上加，不许覆盖旧版本", "训练数据集"),
+            ("游戏里的掉落表以后都走配置表 config/drop_tables/*.xlsx，不要写死在代码里", "掉落表"),
+            ("规矩：生产库的数据修复脚本必须放 scripts/datafix/", "数据修复脚本"),
+            ("以后 native so 库一律用 libs/native/ 里的 prebuilt", "native so 库"),
+            ("以后写 SQL 迁移都要带回滚脚本", "SQL 迁移"),
+            ("以后跑 回填 任务一律加 --dry-run", "回填"),
+        ] {
+            assert_eq!(named(s).as_deref(), Some(subject), "{s}");
+        }
+        // A rule that names no subject, or a time: the command stays the term.
+        for s in [
+            "Whenever you touch the schema, regenerate the client with `make gen`",
+            "以后改接口前都要先更新 openapi.yaml",
+            "以后所有提交都要跑 make check",
+        ] {
+            assert_eq!(named(s), None, "{s}");
+        }
+    }
+}
