@@ -52,8 +52,11 @@ fn defines(s: &str) -> Option<Candidate> {
 /// A definition after a leading clause of a long sentence ("先看了日志，这里的老库指的是 …",
 /// "the export failed again, and ledger means …"): the rules read a sentence from its start.
 fn in_clause(s: &str) -> Option<Candidate> {
-    s.match_indices(['，', ',', '：', ':'])
-        .take(4)
+    let mut cuts: Vec<(usize, &str)> =
+        s.match_indices(['，', ',', '：', ':', '—']).chain(s.match_indices(" - ")).collect();
+    cuts.sort_unstable();
+    cuts.into_iter()
+        .take(5)
         .find_map(|(i, comma)| defines(strip_filler(s[i + comma.len()..].trim_start())))
 }
 
@@ -62,7 +65,7 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:另外说一下|另外|还有|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
         )
     });
     FILLER.find(s).map_or(s, |m| &s[m.end()..])
@@ -83,7 +86,7 @@ static ZH_CALL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*(?:在我们这儿|在我们这里|在我们项目里|在项目里|在我们组里|在这里|在这儿|在本项目)?\s*[，,]?\s*(指的是|是指|说的是|讲的是|是说|的意思是|意思是|等于|就是指|就是|即|指)\s*(.{{2,}})$"
+        r"^(?:我们项目里的?|项目里的?|这里的?|我们这儿的?|我们说的|我说的|我们的|咱们的?|我们|所谓的?)?\s*{T}\s*(?:这个词|这个说法)?\s*(?:在我们这儿|在我们这里|在我们这边|在我们这|在我们项目里|在项目里|在我们组里|在我们组|在我们团队|在这里|在这儿|在这边|在本项目)?\s*[，,]?\s*(指的是|是指|说的是|讲的是|是说|的意思是|意思是|等于|就是指|就是|即|指)\s*(.{{2,}})$"
     ))
 });
 /// "X 在我们这儿简称为 Y", "X 大家都简称 Y": an abbreviation without 把.
@@ -107,7 +110,7 @@ static ZH_WE_CALL: LazyLock<Regex> = LazyLock::new(|| {
 /// "BFF 是我们的前端聚合层": ours, so a name of the project's.
 static ZH_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^{T}\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?|那[个块台套张]|这[个块台套张]|客户|组的?|公司的?)\s*.{{2,}})$"
+        r"^{T}\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?|那[个块台套张]|这[个块台套张]|客户|组的?|公司的?|\p{{Han}}{{1,4}}?(?:那[个块台套张条]|的))\s*.{{2,}})$"
     ))
 });
 /// Past events ("上周我们把这个问题简称为…，后来发现不是"): a story, not a definition.
@@ -141,7 +144,7 @@ static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_HERE_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:(?:in this (?:project|repo|codebase|team)|here|around here),?\s+{ET}|{ET}\s+(?:here|in this (?:project|repo|codebase)|around here))\s+is\s+(.{{2,}})$"
+        r"(?i)^(?:(?:in this (?:project|repo|codebase|team)|here|around here),?\s+{ET}|{ET}\s+(?:here|in this (?:project|repo|codebase)|around here|for us|in our (?:team|project|repo|org|lab)))\s+is\s+(.{{2,}})$"
     ))
 });
 
@@ -242,7 +245,7 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,3})?是|\p{Han}[ \t]+(?:就是|是)|["“'`「『]"#,
     )
 });
 
@@ -272,8 +275,37 @@ fn definition(s: &str) -> Option<Candidate> {
     }
     if let Some(c) = ZH_IS_OUR.captures(s) {
         let (term, what) = (&c[1], &c[2]);
-        let named = looks_like_a_name(term) || term.is_ascii() || has_identifier(what);
-        return if named { make(term, what, Kind::Definition, 0.75) } else { None };
+        // Quoted, or set apart by a space ("九宫格 是我们首页那个…"): the user marks a name.
+        let marked = quoted(s) || s[c.get(1).map_or(0, |m| m.end())..].starts_with([' ', '\t']);
+        let named = looks_like_a_name(term) || term.is_ascii() || has_identifier(what) || marked;
+        if named {
+            return make(term, what, Kind::Definition, 0.75);
+        }
+    }
+    // "BIO-309 这个单是 variant calling 流程升级", "FIN-778 是季度对账那个大工单": a code-like
+    // name (a ticket key, a job's name) said to be something, in Chinese.
+    static ZH_CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)\s*(?:(?:这个|这张|这条|这一?个)\p{Han}{0,2}?)?\s*(?:就是|是)\s*([^不没在我你他她].{3,})$",
+        )
+    });
+    // "我们的 回归集 是上线前必须跑的那批 case": a Chinese word set apart by spaces, said to be
+    // something; the spaces are the user's mark of a name.
+    static ZH_SPACED_IS: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"^(?:(?:我们|咱们)的?[ \t]+)?(\p{Han}{2,8})[ \t]+(?:就是|是)\s*(.{6,})$")
+    });
+    for (pattern, confidence) in [(&*ZH_CODE_IS, 0.75), (&*ZH_SPACED_IS, 0.7)] {
+        if let Some(c) = pattern.captures(s) {
+            let (term, what) = (&c[1], &c[2]);
+            let settled = !what
+                .trim_end_matches(['。', '.', '!', '！'])
+                .ends_with(['了', '吗', '呢', '吧', '啊']);
+            if settled && (term.is_ascii() || states_a_meaning(term, what)) {
+                if let Some(found) = make(term, what, Kind::Definition, confidence) {
+                    return Some(found);
+                }
+            }
+        }
     }
     if let Some(c) = ZH_MEANS.captures(s) {
         let (term, what) = (&c[1], &c[3]);
@@ -349,7 +381,13 @@ fn definition(s: &str) -> Option<Candidate> {
     if let Some(c) = QUOTED_IS.captures(s) {
         let (term, what) = (c.get(1).or(c.get(2))?.as_str(), &c[3]);
         // "'ship it' means merge and deploy": not a thing, but the forms below read a meaning.
-        if names_a_thing(what) {
+        // "'ghost orders' are orders that exist in Shopify but …": a noun and what sets it apart.
+        static NOUN_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+            re(
+                r"^[a-z][\w-]*(?:\s[a-z][\w-]*)?\s+(?:that|which|where|who|whose|with|without|of|from)\s",
+            )
+        });
+        if names_a_thing(what) || NOUN_CLAUSE.is_match(what) {
             return make(term, what, Kind::Definition, 0.8);
         }
     }

@@ -62,7 +62,7 @@ static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     // Where a quoted word comes from asks about the word; unquoted, "需要我在哪个看板上…"
     // asks nothing of a word.
     let ask_quoted = r"(?:是从哪|从哪|在哪|存在哪|放在哪|对应哪|对应的是|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
-    let ask = r"(?:是什么含义|什么含义|的含义是什么|含义是什么|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
+    let ask = r"(?:具体做什么|具体干什么|具体是做什么的|具体管什么|是什么含义|什么含义|的含义是什么|含义是什么|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     [
         format!(r"(?:[你您]说的|[你您]提到的|[你您]讲的|[你您]所说的|[你您]指的|这里说的)\s*{QUOTED}"),
         format!(r"(?:解释一下|解释下|说明一下|介绍一下|讲讲|说说)\s*{QUOTED}"),
@@ -121,7 +121,7 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 /// ("what is the expected output?"), so its answer must name a thing (see [`Asked::loose`]).
 static ASKED_BARE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bwhat(?:'s| is| are)\s+((?:the\s+)?[\w./+-]+(?:\s[\w./+-]+)?)(?:\s+(?:exactly|here|in this (?:repo|project|codebase|context)))?\s*\?",
+        r"(?i)\bwhat(?:\s+exactly)?(?:'s| is| are)\s+((?:the\s+)?[\w./+-]+(?:\s[\w./+-]+)?)(?:\s+(?:exactly|here|in this (?:repo|project|codebase|context)))?\s*\?|\bwhat (?:does|do) (?:the\s+)?([\w./+-]+(?:\s[\w./+-]+)?) (?:hold|contain|store|cover|include|do)\s*\?",
     )
 });
 
@@ -207,7 +207,10 @@ pub(super) fn asked_term(text: &str) -> Option<Asked> {
         .or_else(|| ASKED_ACRONYM.captures(text).map(|c| c[1].to_string()))
     {
         Some(term) => (term, false),
-        None => (ASKED_BARE.captures(text)?[1].to_string(), true),
+        None => {
+            let c = ASKED_BARE.captures(text)?;
+            (c.get(1).or(c.get(2))?.as_str().to_string(), true)
+        }
     };
     let bad_start = ['是', '哪', '什', '啥', '这', '那', '您', '你', '我'];
     let term = term.trim_start_matches("请问").trim().to_string();
@@ -238,10 +241,23 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
         return make(term, asked.guess.as_deref()?, Kind::Definition, 0.75);
     }
     // The first sentence with more than "oh, sorry" or "good question" in it.
-    let (first, mark) = crate::learning::clean::sentences(prose)
+    let sentences: Vec<(String, Option<char>)> = crate::learning::clean::sentences(prose)
         .into_iter()
         .map(|(s, m)| (strip_filler(&s).to_string(), m))
-        .find(|(s, _)| s.chars().count() > 1 && !ASIDE.is_match(s))?;
+        .filter(|(s, _)| s.chars().count() > 1 && !ASIDE.is_match(s))
+        .collect();
+    // "internal. Orbit is our feature flag service …": a word or two that picks an option,
+    // then the sentence that says what the term is.
+    let short = |s: &str| s.split_whitespace().count() <= 2 && s.is_ascii();
+    let (first, mark) = match sentences.as_slice() {
+        [(one, _), (next, m), ..]
+            if short(one) && next.to_lowercase().contains(&term.to_lowercase()) =>
+        {
+            (next.clone(), *m)
+        }
+        [first, ..] => first.clone(),
+        [] => return None,
+    };
     if mark == Some('?') || is_question(&first) {
         return None;
     }

@@ -269,6 +269,16 @@ impl Conversation {
         self.asked = asked_term(text);
         self.said = text.to_lowercase();
         self.more |= whole::invites_more(text);
+        // A question right after a definition ("What does it cover?", "它和 Airflow 是什么关系？",
+        // "How is 'rare' defined?") asks for more of it: the next turn goes on with that
+        // definition, rather than answering about another word.
+        let start = self.found.len() - self.last_turn.min(self.found.len());
+        if let Some((c, _)) = self.found[start..].last() {
+            if whole::asks_about(text, c, self.asked.as_ref().map(|a| a.term.as_str())) {
+                self.asked = None;
+                self.more = true;
+            }
+        }
         if let Some((user, line)) = self.unread.take() {
             if let Some(c) =
                 echo::echoed(text, &user).filter(|c| !looks_like_secret(&c.explanation))

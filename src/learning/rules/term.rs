@@ -67,7 +67,7 @@ pub(super) fn is_referent(s: &str) -> bool {
 fn bounded(term: &str) -> String {
     static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:the|a|an|our|my|your)\s+|(?:此处的|这里的|这边的|我们的|咱们的|我们|咱们|所谓的|所谓|我说的|说的|把|将)\s*)",
+            r"(?i)^(?:(?:the|a|an|our|my|your|so|yeah|yep|yes|ok|okay|well|oh|also|and|btw)\s+|(?:此处的|这里的|这边的|我们的|咱们的|我们|咱们|所谓的|所谓|我说的|说的|把|将)\s*)",
         )
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {

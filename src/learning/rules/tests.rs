@@ -466,3 +466,61 @@ fn a_rule_that_opens_with_a_command_is_about_that_command() {
     let found = whole_talk(&[("", "以后写 SQL 迁移都要带回滚脚本，文件名用 V{版本}__描述.sql")]);
     assert!(found.iter().all(|(t, _, _)| t.chars().count() > 1), "{found:?}");
 }
+
+#[test]
+fn a_definition_goes_on_after_the_assistant_asks_about_it() {
+    // The assistant asks about the term, "it", or a word of the definition: the next turn says
+    // more about the term, not about another word.
+    for (first, question, next, term, fact) in [
+        (
+            "the 'long tail set' is our eval split of rare classes",
+            "OK. How is 'rare' defined?",
+            "classes with fewer than 50 training examples, in eval/longtail.jsonl",
+            "long tail set",
+            "eval/longtail.jsonl",
+        ),
+        (
+            "“天枢调度”是我们自研的任务调度器",
+            "明白。它和 Airflow 是什么关系？",
+            "替代 Airflow 的，新任务放 jobs/tianshu/",
+            "天枢调度",
+            "jobs/tianshu/",
+        ),
+        (
+            "DQ gate means the data quality check before promote",
+            "OK.",
+            "to be precise: the suite is dq/suites/orders.json",
+            "DQ gate",
+            "dq/suites/orders.json",
+        ),
+        (
+            "我们的 回归集 是上线前必须跑的那批 case",
+            "好的。",
+            "具体说就是 tests/regression/ 下面打了 @p0 标签的",
+            "回归集",
+            "@p0",
+        ),
+    ] {
+        let found = whole_talk(&[("", first), (question, next)]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, term);
+        assert!(found[0].1.contains(fact), "{found:?}");
+    }
+}
+
+#[test]
+fn names_marked_in_chinese_sentences() {
+    for (s, term) in [
+        ("BIO-309 这个单是 variant calling 流程升级", "BIO-309"),
+        ("FIN-778 是季度对账那个大工单，所有 reconcile 相关的提交都挂在它下面", "FIN-778"),
+        ("对了 九宫格 是我们首页那个 3x3 的运营位组件", "九宫格"),
+        ("先说个名词，“夜巡”是我们的一个定时任务", "夜巡"),
+        ("拉齐 在我们这指的是 把 iOS 和安卓的埋点字段对齐", "拉齐"),
+    ] {
+        assert_eq!(one(s).map(|c| c.0).as_deref(), Some(term), "{s}");
+    }
+    for s in ["PR-12 是不是已经合了", "问题 是内存泄漏了", "OPS-7 是我昨天提的吗"]
+    {
+        assert_eq!(one(s), None, "{s}");
+    }
+}

@@ -19,7 +19,7 @@ pub(super) const MAX_EXPLANATION: usize = 400;
 /// check…"), thanks, a one-off ("这次先…"), or chat.
 static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:so\s+)?(?:can|could|would) you|please (?:check|look|fix|run|help|try|review|take)|let me know|thanks|thank you|thx|ok|okay|cool|great|lol|haha|你(?:帮我|先|看|去|试)|帮我|麻烦|请你|谢谢|好的|你看着|你觉得|先看|先分析|先别改)",
+        r"(?i)^(?:(?:so\s+)?(?:can|could|would) you|please (?:check|look|fix|run|help|try|review|take)|let me know|thanks|thank you|thx|ok|okay|cool|great|lol|haha|你(?:帮我|先|看|去|试)|先帮我|先给我|帮我|麻烦|请你|谢谢|好的|你看着|你觉得|先看|先分析|先别改)",
     )
 });
 
@@ -87,15 +87,42 @@ pub(super) fn invites_more(text: &str) -> bool {
     MORE.is_match(text)
 }
 
+/// Whether the assistant's `reply` to a turn that proposed `c` asks for more of it: its last
+/// question names the term, a word of its explanation (`asked`, or a quoted word), or "it".
+pub(super) fn asks_about(reply: &str, c: &Candidate, asked: Option<&str>) -> bool {
+    static BACK: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)它|这个词|这个名字|\b(?:it|they|them|that|this|those)\b"));
+    static QUOTED: LazyLock<Regex> =
+        LazyLock::new(|| re(r#"["“'‘「『`]([^"”'’」』`]{2,40})["”'’」』`]"#));
+    let Some((end, mark)) = reply.char_indices().rfind(|(_, c)| matches!(c, '?' | '？')) else {
+        return false;
+    };
+    // The question's own sentence: from the mark before it.
+    let question = &reply[..end + mark.len_utf8()];
+    let from = question[..end]
+        .char_indices()
+        .rfind(|(_, c)| matches!(c, '.' | '。' | '!' | '！' | '\n'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let question = &question[from..];
+    let word = |w: &str| {
+        let w = w.to_lowercase();
+        c.term.to_lowercase().contains(&w) || c.explanation.to_lowercase().contains(&w)
+    };
+    mentions(question, &c.term)
+        || QUOTED.captures_iter(question).any(|q| word(&q[1]))
+        || asked.is_some_and(word)
+        || BACK.is_match(question)
+}
+
 /// A message that opens by continuing the one before ("接上条", "补充一下", "also, …",
 /// "continuing: …").
 pub(super) fn opens_continued(prose: &str) -> bool {
     static GO_ON: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^\s*(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b)",
+            r"(?i)^\s*(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
         )
     });
-    GO_ON.is_match(prose)
+    GO_ON.is_match(prose) || GO_ON.is_match(strip_filler(prose.trim_start()))
 }
 
 /// A message that stops mid-definition: it ends on a comma, a colon or a dash.
