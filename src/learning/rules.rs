@@ -40,7 +40,16 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
     if let Some(c) = remember::remembered(sentence, s) {
         return Some(c);
     }
-    defines(s).or_else(|| correction(s)).or_else(|| behaviour(sentence)).or_else(|| in_clause(s))
+    // A definition after a leading clause before a rule's guess: "btw I've been using 'hot path'
+    // loosely, sorry - in this repo hot path means …" defines hot path, whatever else it names.
+    // A rule declared for a subject ("rule for training runs: always set seed=1337 …") stays
+    // one, whatever its clauses look like.
+    let declared = || subject::declared(sentence).and_then(|_| behaviour(sentence));
+    defines(s)
+        .or_else(|| correction(s))
+        .or_else(declared)
+        .or_else(|| in_clause(s))
+        .or_else(|| behaviour(sentence))
 }
 
 /// A definition by any of the definition rules: the marked forms first (they are the most
@@ -245,7 +254,7 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,3})?是|\p{Han}[ \t]+(?:就是|是)|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,3})?是|\p{Han}[ \t]+(?:就是|是)|["“'`「『]"#,
     )
 });
 
@@ -337,6 +346,16 @@ fn definition(s: &str) -> Option<Candidate> {
         let what = join(c[1].trim_start_matches("the ").trim(), c.get(3).map(|m| m.as_str()));
         return make(&c[2], &what, Kind::Definition, 0.8);
     }
+    // "yep thats what we call the rewind window - 8 frames at 60hz, …": the name after it, what
+    // it is after a dash or a colon.
+    static THATS_WHAT_CALLED: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)^(?:(?:yep|yeah|yes|right|exactly|ok)[,!.]?\s+)?(?:that'?s|thats|that is|this is) what (?:we|i|the team|everyone here) calls?\s+(?:the\s+|a\s+)?["“'`]?([\w.-]+(?:\s[\w.-]+){0,2}?)["”'`]?\s*(?:[-–—:;]\s*|,\s+)(.{2,})$"#,
+        )
+    });
+    if let Some(c) = THATS_WHAT_CALLED.captures(s) {
+        return make(&c[1], &c[2], Kind::Definition, 0.8);
+    }
     // "'hot tub' is what we call the test cluster": the name comes first.
     static WHAT_WE_CALL: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)\bwhat\s+(?:we|i|the team)\s+call"));
@@ -420,6 +439,10 @@ fn definition(s: &str) -> Option<Candidate> {
     }
     if let Some(c) = EN_MEANS.captures(s) {
         let term = c.get(1).or(c.get(2))?.as_str();
+        // "the worker means well but …": an idiom, not a meaning.
+        if c[3].to_lowercase().starts_with("well ") || c[3].eq_ignore_ascii_case("well") {
+            return None;
+        }
         return make(term, &c[3], Kind::Definition, 0.8);
     }
     if let Some(c) = EN_HERE_IS.captures(s) {
@@ -437,7 +460,9 @@ fn loose_definition(s: &str) -> Option<Candidate> {
         LazyLock::new(|| re(&format!(r"(?i)^{T}\s*(?:是|=|:|：|\s+is\s+|\s+are\s+)\s*(.{{2,}})$")));
     // An English term of up to four words ("the on-call alias is sre-primary").
     static LOOSE_EN: LazyLock<Regex> = LazyLock::new(|| {
-        re(r"(?i)^((?:the\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,3}?)\s+(?:is|are)\s+(.{2,})$")
+        re(
+            r"(?i)^((?:the\s+|a\s+|an\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,3}?)(?:\s+(?:in our \w+|here|for us))?\s+(?:is|are|=)\s+(.{2,})$",
+        )
     });
     // "测试环境的网关叫 gw-test": the name comes last.
     static NAMED_ZH: LazyLock<Regex> =

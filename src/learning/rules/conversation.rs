@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::exclude::without_pasted;
 use super::{
     answer, asked_term, behaviour, candidate, correction, echo, generic, is_generic,
     loose_definition, make, plain_is, re, remember, strip_filler, whole, Candidate, MAX_CONFIDENCE,
@@ -42,6 +43,7 @@ impl Conversation {
         // sentence that then holds a mask proposes nothing ([`looks_like_secret`]).
         let prose = crate::guard::secrets::redact(prose);
         let prose = &plain(&prose);
+        let prose = without_pasted(prose);
         let previous = self.turn_start;
         let before = self.found.len();
         self.turn_start = before;

@@ -13,7 +13,7 @@ use crate::learning::Kind;
 
 static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:不是|不对|错了|搞错了)?[，,]?\s*(?:我说的|我指的|我们说的)?\s*{TM}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?是(?:指)?\s*(.{{2,}})$"
+        r"^(?:不是|不对|错了|搞错了|(?:之前|刚才|前面)?(?:我)?说错了|更正(?:一下)?|纠正(?:一下)?)?[，,：:]?\s*(?:我说的|我指的|我们说的)?\s*{TM}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?是(?:指)?\s*(.{{2,}})$"
     ))
 });
 static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
@@ -27,7 +27,25 @@ static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// "更正：任务名是 daily-settle 不是 daily-settlement，…", "the job is settle-sweep, not
+/// settle_sweep": a name set right, code-like, and the one it is not.
+static RIGHT_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(?:(?:[^，,:：\s]{0,6}?(?:名|名字|叫法)|(?:the\s+)?(?:\w+\s+)?(?:name|job|task|key|ticket|branch|table|function|flag|command))\s*(?:是|叫|is|'s)\s*|(?:it'?s|its|it is)\s+)?["“`']?([A-Za-z][\w.+]*(?:[-_][\w.+]+)+|[A-Za-z]+[A-Z0-9][\w.+-]*)["”`']?\s*[，,]?\s*(?:而)?(?:不是|not)\s+["“`']?([\w.+-]+)["”`']?\s*(?:[，,。；;.]\s*(.*))?$"#,
+    )
+});
+
 pub(super) fn correction(s: &str) -> Option<Candidate> {
+    if let Some(c) = NEGATED.find(s).and_then(|m| RIGHT_NAME.captures(s[m.end()..].trim_start())) {
+        let (right, wrong) = (&c[1], &c[2]);
+        if !right.eq_ignore_ascii_case(wrong) {
+            let rest = c.get(3).map_or("", |m| m.as_str());
+            let not =
+                if rest.is_ascii() { format!("not {wrong}") } else { format!("不是 {wrong}") };
+            let explanation = if rest.is_empty() { not } else { format!("{not}; {rest}") };
+            return make(right, &explanation, Kind::Correction, 0.8);
+        }
+    }
     // Each form in turn: "我说的结算不是订单结算，是…" fits 我说的…是 with a term that ends in
     // 不, which is no name, and then the form that reads it right.
     let zh = ZH_I_MEANT
@@ -106,6 +124,6 @@ static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:correction[:,]|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|(?:(?:改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
+        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:correction(?:\s+(?:on|to|about)\s+[^:,]{1,40})?|to correct myself|i was wrong(?: earlier| before)?|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|(?:(?:之前说错了|刚才说错了|前面说错了|我说错了|说错了|更正|纠正|改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
     )
 });

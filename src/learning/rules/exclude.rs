@@ -78,3 +78,22 @@ pub(super) fn quoted(s: &str) -> bool {
 pub(super) fn has_identifier(s: &str) -> bool {
     s.chars().any(|c| c.is_ascii_alphanumeric())
 }
+
+/// `prose` without the material its first line announces as pasted: "看下这个报错\n<trace>",
+/// "heres the vendor doc, does our integration handle this?\n\n<doc>", "kubectl describe
+/// output:\n<log>". What a log, a vendor's document or a contract says a word means is theirs,
+/// not the user's ("ValueError: stage_tag 指的是数据阶段", "“结算日”是指每月最后一个工作日").
+pub(super) fn without_pasted(prose: &str) -> &str {
+    static ANNOUNCES: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)报错|错误信息|异常|日志|堆栈|输出|文档|说明如下|如下|以下是|原文|合同|协议|条款|邮件|\b(?:logs?|logcat|traceback|stack ?trace|output|docs?|documentation|spec|contract|terms|vendor|readme|changelog|release notes|email|error|exception|crash(?:ed|es)?|panic(?:ked)?|says|said|wrote|sent)\b",
+        )
+    });
+    let Some((first, rest)) = prose.trim_start().split_once('\n') else { return prose };
+    let announced = first.chars().count() <= 120 && ANNOUNCES.is_match(first);
+    if announced && !rest.trim().is_empty() {
+        first
+    } else {
+        prose
+    }
+}

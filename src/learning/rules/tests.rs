@@ -524,3 +524,40 @@ fn names_marked_in_chinese_sentences() {
         assert_eq!(one(s), None, "{s}");
     }
 }
+
+#[test]
+fn what_a_pasted_log_or_document_defines_is_not_the_users() {
+    for prose in [
+        "看下这个报错\nValueError: stage_tag 指的是数据阶段，必须是 ods/dwd/dws 之一",
+        "heres the vendor doc, does our integration handle this?\n\n\"Chargeback means a reversal initiated by the Issuer.\"",
+        "这是合同里的定义，帮我看看对应的字段有没有：\n“结算日”是指每月最后一个工作日。",
+    ] {
+        assert!(whole_talk(&[("", prose)]).is_empty(), "{prose}");
+    }
+    // A list the user writes after a colon is the user's own.
+    let found = whole_talk(&[(
+        "",
+        "记住这两个：\n- 小蓝 是我们那块 ESP32-S3 的开发板\n- 大红 是 rk3588 的板子",
+    )]);
+    assert!(found.iter().any(|f| f.0 == "小蓝"), "{found:?}");
+}
+
+#[test]
+fn names_set_right() {
+    let mut c = Conversation::default();
+    c.assistant("I'll call patient_merge() from the loader.");
+    c.user(
+        "no - it's `patient_marge`, with an a, that's the real function name. don't rename it",
+        1,
+    );
+    assert_eq!(c.found[0].0.term, "patient_marge");
+    assert!(c.found[0].0.explanation.contains("don't rename it"), "{:?}", c.found);
+    for (s, term) in [
+        ("更正：任务名是 daily-settle 不是 daily-settlement，后者已经下线了", "daily-settle"),
+        ("不对，对账服务是 recon-worker，不是 payment-gateway，gateway 只管下单", "对账服务"),
+        ("correction on what i told you earlier: the hot tier is 7 days not 30", "hot tier"),
+        ("之前说错了，“冷启动包”不是指 app 安装包，是首次打开时拉的 bootstrap.zip", "冷启动包"),
+    ] {
+        assert_eq!(one(s).map(|c| c.0).as_deref(), Some(term), "{s}");
+    }
+}

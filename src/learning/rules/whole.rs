@@ -130,6 +130,35 @@ pub(super) fn unfinished(prose: &str) -> bool {
     prose.trim_end().ends_with(['，', ',', '：', ':', '…', '—', '、'])
 }
 
+/// The word of `said` (lower-cased) that `right` is a misspelling of: one or two letters off,
+/// not `right` itself (which the assistant would then have written right).
+fn misspelt<'a>(said: &'a str, right: &str) -> Option<&'a str> {
+    let right = right.to_lowercase();
+    if said.contains(&right) {
+        return None;
+    }
+    said.split(|c: char| !(c.is_alphanumeric() || "_-.+".contains(c)))
+        .map(|w| w.trim_matches('.'))
+        .filter(|w| w.len() + 2 >= right.len() && w.len() <= right.len() + 2)
+        .find(|w| edits(w, &right) <= 2)
+}
+
+/// The edit distance of two short words (Levenshtein, by characters).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut last = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (last + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            last = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
 /// Whether `sentence` names `term` (any case).
 pub(super) fn mentions(sentence: &str, term: &str) -> bool {
     term.chars().count() >= 2 && sentence.to_lowercase().contains(&term.to_lowercase())
@@ -143,24 +172,34 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
     const E: &str = r#"["”」』'`’]?"#;
     static ZH: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?:并?不是)\s*{Q}([^\s，,。；;：:“”「」『』'`]{{1,20}}?){E}\s*[，,、]\s*(?:而)?是\s*{Q}([A-Za-z0-9][\w.+-]*|[^\s，,。；;：:！!？?“”「」『』'`—]{{2,12}}?){E}(?:\s*[——，,。；;：:！!]|\s*$)"
+            r"(?:并?不是)\s*{Q}([^\s，,。；;：:“”「」『』'`]{{1,20}}?){E}\s*[，,、]\s*(?:而)?(?:我们说的|我说的|我指的|我们指的|说的|指的)?是\s*{Q}([A-Za-z0-9][\w.+-]*|[^\s，,。；;：:！!？?“”「」『』'`—]{{2,12}}?){E}(?:\s*[——，,。；;：:！!]|\s*$)"
         ))
     });
     static EN: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?i)\bnot\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}\s*[,;—–-]+\s*(?:it's|it is|its|but|the word is|we say)?\s*{Q}([\w.+-]+){E}(?:\s*[—–.,;:-]|\s*$)|\bit(?:'s| is)\s+{Q}([\w.+-]+){E}\s*,\s*not\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}(?:\s*[—–.,;:-]|\s*$)"
+            r"(?i)\bnot\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}\s*[,;—–-]+\s*(?:it's|it is|its|but|the word is|we say|i said|i meant|i wrote|i typed)?\s*{Q}([\w.+-]+){E}(?:\s*[—–.,;:-]|\s*$)|\bit(?:'s| is)\s+{Q}([\w.+-]+){E}\s*,\s*not\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}(?:\s*[—–.,;:-]|\s*$)"
         ))
     });
+    // "no - it's `patient_marge`, with an a", "no its settle-sweep with a dash": the name spelt
+    // right, where the assistant wrote one a letter or two off.
+    static SPELT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:no|nope|wrong|not quite|no no)\b[\s,.!:;—–-]*(?:it'?s|its|it is|i said|i meant|i wrote|it should be|should be|the name is)\s+`?([A-Za-z][\w.+-]{2,40}[A-Za-z0-9_])`?",
+        )
+    });
     let (wrong, right, end) = if let Some(c) = ZH.captures(prose) {
-        (c.get(1)?, c.get(2)?, c.get(0)?.end())
-    } else {
-        let c = EN.captures(prose)?;
+        (c.get(1)?.as_str(), c.get(2)?.as_str(), c.get(0)?.end())
+    } else if let Some(c) = EN.captures(prose) {
         match (c.get(1), c.get(2)) {
-            (Some(w), Some(r)) => (w, r, c.get(0)?.end()),
-            _ => (c.get(4)?, c.get(3)?, c.get(0)?.end()),
+            (Some(w), Some(r)) => (w.as_str(), r.as_str(), c.get(0)?.end()),
+            _ => (c.get(4)?.as_str(), c.get(3)?.as_str(), c.get(0)?.end()),
         }
+    } else {
+        let c = SPELT.captures(prose.trim_start())?;
+        let right = c.get(1)?;
+        let offset = prose.len() - prose.trim_start().len();
+        (misspelt(said, right.as_str())?, right.as_str(), offset + c.get(0)?.end())
     };
-    let (wrong, right) = (wrong.as_str(), right.as_str());
     if !said.contains(&wrong.to_lowercase()) || wrong.eq_ignore_ascii_case(right) {
         return None;
     }
