@@ -61,8 +61,10 @@ fn defines(s: &str) -> Option<Candidate> {
 /// A definition after a leading clause of a long sentence ("先看了日志，这里的老库指的是 …",
 /// "the export failed again, and ledger means …"): the rules read a sentence from its start.
 fn in_clause(s: &str) -> Option<Candidate> {
-    let mut cuts: Vec<(usize, &str)> =
-        s.match_indices(['，', ',', '：', ':', '—']).chain(s.match_indices(" - ")).collect();
+    let mut cuts: Vec<(usize, &str)> = s
+        .match_indices(['，', ',', '：', ':', '—', '(', '（'])
+        .chain(s.match_indices(" - "))
+        .collect();
     cuts.sort_unstable();
     cuts.into_iter()
         .take(5)
@@ -74,10 +76,15 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
         )
     });
-    FILLER.find(s).map_or(s, |m| &s[m.end()..])
+    let s = FILLER.find(s).map_or(s, |m| &s[m.end()..]);
+    // "so `stitch` is …": "so" before a quoted name.
+    match s.strip_prefix("so ") {
+        Some(rest) if rest.starts_with(['`', '"', '\'', '“', '‘']) => rest,
+        _ => s,
+    }
 }
 
 // ---- definitions -------------------------------------------------------------------------
@@ -143,7 +150,7 @@ static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:in (?:this|our) (?:project|repo|codebase|team|org|company|group),?\s+|here,?\s+|around here,?\s+)?(?:the (?:word|term|phrase|acronym|abbreviation)\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is what we call)\s+(.{{2,}})$"
+        r"(?i)^(?:in (?:this|our) (?:project|repo|codebase|team|org|company|group),?\s+|in (?:this|our|the)\s+(?:[\w-]+\s+)?(?:code|codebase|repo|project|app|service|team|dashboards?|schema|docs|pipeline|backend|frontend),?\s+|here,?\s+|around here,?\s+)?(?:the (?:word|term|phrase|acronym|abbreviation)\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is what we call)\s+(.{{2,}})$"
     ))
 });
 static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -153,7 +160,7 @@ static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_HERE_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:(?:in this (?:project|repo|codebase|team)|here|around here),?\s+{ET}|{ET}\s+(?:here|in this (?:project|repo|codebase)|around here|for us|in our (?:team|project|repo|org|lab)))\s+is\s+(.{{2,}})$"
+        r"(?i)^(?:(?:in this (?:project|repo|codebase|team)|here|around here),?\s+{ET}|{ET}(?:\s+of an? \w+)?,?\s+(?:here|in this (?:project|repo|codebase)|around here|for us|in our (?:team|project|repo|org|lab)),?)\s+is\s+(.{{2,}})$"
     ))
 });
 
@@ -326,6 +333,11 @@ fn definition(s: &str) -> Option<Candidate> {
         {
             return None;
         }
+        // "ImageUploadWorker 就是上传的那个吧": a guess about a thing in view.
+        let first_clause = what.split(['，', ',', '；', ';']).next().unwrap_or(what);
+        if first_clause.trim_end().ends_with(['吧', '吗', '呢']) {
+            return None;
+        }
         let marked = s.starts_with(['我', '所', '这', '项', '咱']) || quoted(s);
         // A bare "X 就是 Y" is common prose ("问题就是内存泄漏"): only a term that looks like a
         // name, or a definition naming an identifier, counts.
@@ -482,11 +494,16 @@ fn loose_definition(s: &str) -> Option<Candidate> {
 fn plain_is(s: &str) -> Option<Candidate> {
     static PLAIN: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^((?:the\s+|a\s+|an\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}?)(?:\s+(?:for us|here))?\s+(?:is|are|means|covers|includes|lives in|lives under|sits in|is in)\s+(.{2,})$",
+            r"(?i)^((?:the\s+|a\s+|an\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}?)(?:\s+(?:for us|here))?\s+(is|are|means|covers|includes|excludes|only counts|counts|is computed as|is calculated as|lives in|lives under|sits in|is in)\s+(.{2,})$",
         )
     });
     let c = PLAIN.captures(s)?;
-    make(&c[1], &c[2], Kind::Definition, 0.75)
+    // "ARR excludes the add-ons": the verb says half of it.
+    let what = match &c[2] {
+        "is" | "are" | "means" => c[3].to_string(),
+        verb => format!("{verb} {}", &c[3]),
+    };
+    make(&c[1], &what, Kind::Definition, 0.75)
 }
 
 /// A common word that "X is Y" says a fact about, not a meaning: "the answer is 42", "the fix
@@ -508,7 +525,7 @@ fn is_generic(term: &str) -> bool {
 fn names_a_thing(e: &str) -> bool {
     static THING: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?i:the|teh|a|an|our|my|their|its|your|one of|part of|where|what|how|when|whatever|whichever|each|every|all|any)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
+            r"^(?i:the|teh|a|an|our|my|their|its|your|one of|part of|where|what|how|when|whatever|whichever|each|every|all|any|anything|everything|anyone)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
         )
     });
     let e = e.trim();

@@ -274,7 +274,20 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
         && after_term(&first, term) == first
         && after_term(&first, head) != first
         && COPULA.is_match(after_term(&first, head));
-    let term = if shorter { head } else { term };
+    // "这里的“青龙”是一个服务还是一个仓库？" answered "青龙调度 是我们的任务调度平台": the
+    // user's fuller name, set apart before its "是".
+    static LONGER: LazyLock<Regex> =
+        LazyLock::new(|| re(r"^([\p{Han}\w.-]{1,12}?)\s+(?:是|就是|指的是|is\b|means\b)"));
+    let longer = LONGER
+        .captures(&first)
+        .map(|c| c.get(1).unwrap().as_str())
+        .filter(|l| l.len() > term.len() && strip_ci(l, term).is_some())
+        .map(str::to_string);
+    let term = match &longer {
+        Some(l) => l.as_str(),
+        None if shorter => head,
+        None => term,
+    };
     // "the ledger is …", "北极星是 …", "it's …": what follows the lead is the explanation.
     let what = ANSWER_LEAD.replace(after_term(&first, term), "");
     // "the second one", "上面那个函数": a pick, not an explanation; "那个 MySQL 5.7 的实例"

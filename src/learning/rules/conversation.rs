@@ -218,6 +218,11 @@ impl Conversation {
     /// A plain "X is …" (after any "no,") whose X the assistant's last message used.
     fn corrects(&self, sentence: &str) -> Option<Candidate> {
         let rest = correction::after_no(sentence);
+        // "no, in our dashboards ARR excludes …": where it holds, then the word.
+        static PLACE: LazyLock<Regex> = LazyLock::new(|| {
+            re(r"(?i)^(?:in (?:our|this|the) [\w-]+(?:\s[\w-]+)??,?\s+|here,?\s+|for us,?\s+)")
+        });
+        let rest = PLACE.find(rest).map_or(rest, |m| &rest[m.end()..]);
         let mut c =
             plain_is(rest).or_else(|| loose_definition(rest)).or_else(|| self.said_first(rest))?;
         let word = c.term.to_lowercase();

@@ -89,6 +89,15 @@ pub(super) fn without_pasted(prose: &str) -> &str {
             r"(?i)报错|错误信息|异常|日志|堆栈|输出|文档|说明如下|如下|以下是|原文|合同|协议|条款|邮件|\b(?:logs?|logcat|traceback|stack ?trace|output|docs?|documentation|spec|contract|terms|vendor|readme|changelog|release notes|email|error|exception|crash(?:ed|es)?|panic(?:ked)?|says|said|wrote|sent)\b",
         )
     });
+    // "贴一段监管文件：「大额交易」是指 …": announced and pasted on one line, after the colon.
+    static PASTED_HERE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^.{0,20}?(?:贴一段|贴一下|贴个|粘贴|贴了|复制了|pasting|pasted|quoting)[^：:\n]{0,20}[：:]",
+        )
+    });
+    if let Some(m) = PASTED_HERE.find(prose.trim_start()) {
+        return &prose.trim_start()[..m.end()];
+    }
     let Some((first, rest)) = prose.trim_start().split_once('\n') else { return prose };
     let announced = first.chars().count() <= 120 && ANNOUNCES.is_match(first);
     if announced && !rest.trim().is_empty() {

@@ -59,9 +59,22 @@ fn keep(inner: &str, asked_to_keep: bool) -> Option<Candidate> {
         .or_else(|| loose_definition(&inner))
         .or_else(|| loose_in_clause(&inner))
         .or_else(|| asked_to_keep.then(|| remembered_subject(&inner)).flatten())
-        .or(rule)?;
+        .or(rule)
+        .or_else(|| asked_to_keep.then(|| stated_fact(&inner)).flatten())?;
     c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
     Some(c)
+}
+
+/// "Remember: the staging API key lives in 1Password …", "please remember: migrations run on
+/// deploy via release_command …": asked to keep a fact about the thing it opens with.
+fn stated_fact(inner: &str) -> Option<Candidate> {
+    static FACT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:the\s+|our\s+)?([A-Za-z][\w.-]*(?:\s[A-Za-z][\w.-]*){0,2}?)\s+(?:lives?|runs?|rotates?|expires?|goes|go|sits?|uses?|takes?|needs?|must|should|only|always|never|gets?|has|have|is kept|are kept|is stored|are stored)\b",
+        )
+    });
+    let c = FACT.captures(inner)?;
+    make(&c[1], inner, Kind::Definition, 0.75)
 }
 
 /// What the user asked to remember ("remember to …" is a reminder, not a fact), or stated for
@@ -96,7 +109,7 @@ fn loose_in_clause(s: &str) -> Option<Candidate> {
 fn remembered_thing(inner: &str) -> Option<Candidate> {
     static THING: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:我们的|咱们的)?([\p{Han}&&[^的是在用把]]{1,6}?(?:服务|中心|系统|平台|环境|集群|接口|网关|账户|账号|脚本|仓库|数据库))(?:[^的]|$)",
+            r"^(?:我们的|咱们的)?([\p{Han}&&[^的是在用把]]{1,6}?(?:服务|中心|系统|平台|环境|集群|接口|网关|账户|账号|脚本|仓库|数据库|文件|任务|报表|队列|密钥|证书|账单))(?:[^的]|$)",
         )
     });
     let c = THING.captures(inner)?;

@@ -30,7 +30,24 @@ pub(super) fn declared(s: &str) -> Option<String> {
             r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|规范)\s*(?:是|如下)?\s*[：:]|^(?:关于|对于)\s*({SUBJECT})\s*[，,：:]\s*(?:一直这样|一直都这样|都这样|规矩是|规则是|约定是|以后|今后|一律)"
         ))
     });
-    let c = EN.captures(s.trim_start()).or_else(|| ZH.captures(s.trim_start()))?;
+    // "fastlane 的 appstore_submit 以后这么用：…": how something is used from now on.
+    static ZH_HOW: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"^(?:[^，,：:]{{1,12}}?的\s*)?({SUBJECT})\s*(?:以后|今后|往后)\s*(?:都)?(?:这么|这样|按这个)(?:用|做|写|跑|改|来|处理)\s*[：:，,]"
+        ))
+    });
+    // "going forward anything in the LegacyCheckout module: …".
+    static EN_IN: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:going forward|from now on|moving forward|rule|standing rule)[,:]?\s+(?:anything|everything|all code|any code|code|changes?)\s+(?:in|under|touching|inside)\s+(?:the\s+)?`?([\w./-]+)`?(?:\s+(?:module|package|dir|directory|folder|crate|service|app))?\s*[:：,]",
+        )
+    });
+    let s = s.trim_start();
+    let c = EN
+        .captures(s)
+        .or_else(|| ZH.captures(s))
+        .or_else(|| ZH_HOW.captures(s))
+        .or_else(|| EN_IN.captures(s))?;
     usable(c.get(1).or(c.get(2))?.as_str())
 }
 
@@ -45,7 +62,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     // of its own (the caller decides).
     static EN_TOUCH: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?i)^(?:(?:and|also|ok|btw)[,]?\s+)?(?:whenever|every time|each time|any ?time)\s+(?:you|we|i|anyone)\s+(?:touch|edit|change|modify|update|work on|write|add|deal with|open)\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+)?({SUBJECT})(?:\s+(?:from now on|going forward|in future|again))?\s*[:：,，]"
+            r"(?i)^(?:(?:and|also|ok|btw)[,]?\s+)?(?:whenever|every time|each time|any ?time)\s+(?:you|we|i|anyone)\s+(?:touch|edit|change|modify|update|work on|write to|write|read from|query|add|deal with|open)\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+)?(?:([A-Za-z][\w.-]*[_./][\w./-]*)\s|({SUBJECT})(?:\s+(?:from now on|going forward|in future|again))?\s*[:：,，])"
         ))
     });
     // "from now on model checkpoints are never committed …", "standing rule: ledger amounts are
@@ -59,7 +76,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     let lower = s.trim_start();
     for (pattern, command_free) in [(&*EN, false), (&*EN_TOUCH, true), (&*EN_LEAD, false)] {
         let Some(c) = pattern.captures(lower) else { continue };
-        let subject = c[1].trim();
+        let Some(subject) = c.get(1).or(c.get(2)).map(|m| m.as_str().trim()) else { continue };
         if command_free && names_command(s) {
             continue;
         }
@@ -101,7 +118,22 @@ fn zh(s: &str) -> Option<String> {
     // mark of the term.
     static SPACED: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?:^|\p{Han})[ \t]+(\p{Han}{2,6})[ \t]+\p{Han}"));
+    // "凡是动风控规则的 PR 都要 @老周 review": what the changes touch.
+    static TOUCHING: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"(?:凡是|只要|每次|所有)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT})\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更)"
+        ))
+    });
+    // "以后 api/proto/ 下面的字段只能加…": a path, and what under it.
+    static UNDER: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:[^，,。]{0,12}?[：:])?\s*(?:以后|今后|往后|从现在开始)?\s*`?([A-Za-z0-9_.-]*/[\w./*-]*)`?\s*(?:里面?|下面?|中)的?",
+        )
+    });
     let s = s.trim_start();
+    if let Some(c) = TOUCHING.captures(s).or_else(|| UNDER.captures(s)) {
+        return usable(&c[1]);
+    }
     if let Some(c) = ABOUT.captures(s).or_else(|| RULES_OF.captures(s)) {
         return usable(&c[1]);
     }
@@ -170,6 +202,12 @@ fn usable(subject: &str) -> Option<String> {
         "每次",
     ];
     let subject = subject.trim().trim_end_matches(['，', ',', '：', ':']);
+    // "terraform in infra/prod/", "api/proto/ 下面的字段": the path is what a later prompt
+    // names, and where the rule holds.
+    let subject = subject
+        .split_whitespace()
+        .find(|w| w.contains('/') && w.len() > 2 && w.is_ascii())
+        .unwrap_or(subject);
     let lower = subject.to_lowercase();
     let words = subject.split_whitespace().count();
     let fits = (2..=30).contains(&subject.chars().count()) && words <= 3;

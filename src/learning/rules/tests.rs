@@ -561,3 +561,61 @@ fn names_set_right() {
         assert_eq!(one(s).map(|c| c.0).as_deref(), Some(term), "{s}");
     }
 }
+
+#[test]
+fn shapes_learnt_from_blind_parts_d_to_f() {
+    for (s, term) in [
+        ("fastlane 的 appstore_submit 以后这么用：周四之后不跑，除非是崩溃修复", "appstore_submit"),
+        ("规矩：凡是动风控规则的 PR 都要 @老周 review，不能自己 merge", "风控规则"),
+        (
+            "standing rule for terraform in infra/prod/: plan only, never apply from here",
+            "infra/prod/",
+        ),
+        ("以后 api/proto/ 下面的字段只能加不能删，不能改编号", "api/proto/"),
+        (
+            "going forward anything in the LegacyCheckout module: no new features, bugfixes only",
+            "LegacyCheckout",
+        ),
+        (
+            "whenever you write to merchant_payouts go through PayoutRepo, never raw SQL",
+            "merchant_payouts",
+        ),
+        (
+            "not quite - hotpath isnt caching, it routes checkout requests to the dedicated pool",
+            "hotpath",
+        ),
+        ("不是错误率，熔断阈值是 p99 延迟超过 800ms 连续 30 秒才熔断", "熔断阈值"),
+        ("fyi in the app code guest mode means the user skipped signup", "guest mode"),
+        ("ok so `stitch` is the step that joins the clickstream sessions with orders", "stitch"),
+        (
+            "The blast radius of a change, for us, is the list of services in deps/graph.json",
+            "blast radius",
+        ),
+        ("Remember: the staging API key lives in 1Password under 'staging-api'", "staging API key"),
+    ] {
+        assert_eq!(one(s).map(|c| c.0).as_deref(), Some(term), "{s}");
+    }
+    for s in [
+        "贴一段监管文件：「大额交易」是指单笔或当日累计人民币 5 万元以上的现金交易",
+        "ImageUploadWorker 就是上传的那个吧，压缩质量调到 80",
+        "the worker means well but its leaking memory lol, can you profile it",
+    ] {
+        assert!(whole_talk(&[("", s)]).is_empty(), "{s}");
+    }
+    // "撤回，上面那条不算": the turn before is taken back.
+    assert!(whole_talk(&[
+        ("", "以后预发环境统一叫 pre2"),
+        ("好的。", "撤回，上面那条不算，运维还没批")
+    ])
+    .is_empty());
+    // But "web 的改动先撤回" reverts code, and takes nothing back.
+    let found = whole_talk(&[(
+        "",
+        "小程序端指的是 packages/mp-wechat 这个包，taro 写的。web 的改动先撤回",
+    )]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let mut c = Conversation::default();
+    c.assistant("明白，我把数据湖的分区改成按小时。");
+    c.user("你看错了，我写的是“数据壶”，是我们给 dh-cache 那个本地 parquet 缓存起的名字", 1);
+    assert_eq!(c.found[0].0.term, "数据壶");
+}

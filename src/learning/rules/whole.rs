@@ -69,7 +69,7 @@ pub(super) fn fit(text: &str, room: usize) -> Option<&str> {
 /// "scratch that", "don't record it", "forget that", "never mind".
 static RETRACTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
+        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|^撤回|撤回(?:上面|刚才|前面)?(?:那条|这条|那句|这句)|作废|那条不算|这条不算|上面那条不算|不算数|\bretract (?:that|it)\b|\bwithdraw (?:that|it)\b|\bthat doesn'?t count\b|\bcancel that\b|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
     )
 });
 
@@ -119,7 +119,7 @@ pub(super) fn asks_about(reply: &str, c: &Candidate, asked: Option<&str>) -> boo
 pub(super) fn opens_continued(prose: &str) -> bool {
     static GO_ON: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^\s*(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
+            r"(?i)^\s*(?:(?:对|嗯|是的|好|yes|yeah|yep|right|ok|okay)[，,.!！\s]+)?(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
         )
     });
     GO_ON.is_match(prose) || GO_ON.is_match(strip_filler(prose.trim_start()))
@@ -141,6 +141,18 @@ fn misspelt<'a>(said: &'a str, right: &str) -> Option<&'a str> {
         .map(|w| w.trim_matches('.'))
         .filter(|w| w.len() + 2 >= right.len() && w.len() <= right.len() + 2)
         .find(|w| edits(w, &right) <= 2)
+}
+
+/// The word of `said` that the Chinese `right` was misread as: as long, one character off
+/// ("数据湖" for "数据壶").
+fn misspelt_zh<'a>(said: &'a str, right: &str) -> Option<&'a str> {
+    let n = right.chars().count();
+    let starts: Vec<usize> = said.char_indices().map(|(i, _)| i).collect();
+    starts.iter().find_map(|&i| {
+        let end = said[i..].char_indices().nth(n).map_or(said.len(), |(j, _)| i + j);
+        let w = &said[i..end];
+        (w.chars().count() == n && w != right && edits(w, right) == 1).then_some(w)
+    })
 }
 
 /// The edit distance of two short words (Levenshtein, by characters).
@@ -177,7 +189,7 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
     });
     static EN: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?i)\bnot\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}\s*[,;—–-]+\s*(?:it's|it is|its|but|the word is|we say|i said|i meant|i wrote|i typed)?\s*{Q}([\w.+-]+){E}(?:\s*[—–.,;:-]|\s*$)|\bit(?:'s| is)\s+{Q}([\w.+-]+){E}\s*,\s*not\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}(?:\s*[—–.,;:-]|\s*$)"
+            r"(?i)\bnot\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}\s*[,;—–-]+\s*(?:it's|it is|its|but|the word is|we say|i said|i meant|i wrote|i typed)?\s*{Q}([\w.+-]+){E}(?:\s*[—–.,;:-]|\s*$)|\bit(?:'s| is|s)\s+{Q}([\w.+-]+){E}\s*,?\s*not\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}(?:\s*[—–.,;:-]|\s*$)"
         ))
     });
     // "no - it's `patient_marge`, with an a", "no its settle-sweep with a dash": the name spelt
@@ -187,7 +199,24 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
             r"(?i)^(?:no|nope|wrong|not quite|no no)\b[\s,.!:;—–-]*(?:it'?s|its|it is|i said|i meant|i wrote|it should be|should be|the name is)\s+`?([A-Za-z][\w.+-]{2,40}[A-Za-z0-9_])`?",
         )
     });
-    let (wrong, right, end) = if let Some(c) = ZH.captures(prose) {
+    // "我写的是“轻分”不是“清分”", "你看错了，我写的是“数据壶”": what the user wrote, in quotes.
+    static WROTE: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r#"(?:我写的是|我打的是|我说的是|写的是)\s*["“「『'`‘]([^\s，,。；;：:“”「」『』'`]{{2,20}}){E}\s*(?:[，,]?\s*(?:而)?不是\s*{Q}([^\s，,。；;：:“”「」『』'`]{{1,20}}){E})?"#
+        ))
+    });
+    let wrote = WROTE.captures(prose).and_then(|c| {
+        let right = c.get(1)?.as_str();
+        // Said to be a misreading ("你看错了"), the assistant's word need not be found.
+        let wrong = match c.get(2) {
+            Some(w) => w.as_str(),
+            None => misspelt_zh(said, right).unwrap_or(""),
+        };
+        Some((wrong, right, c.get(0)?.end()))
+    });
+    let (wrong, right, end) = if let Some(found) = wrote {
+        found
+    } else if let Some(c) = ZH.captures(prose) {
         (c.get(1)?.as_str(), c.get(2)?.as_str(), c.get(0)?.end())
     } else if let Some(c) = EN.captures(prose) {
         match (c.get(1), c.get(2)) {
@@ -200,7 +229,8 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
         let offset = prose.len() - prose.trim_start().len();
         (misspelt(said, right.as_str())?, right.as_str(), offset + c.get(0)?.end())
     };
-    if !said.contains(&wrong.to_lowercase()) || wrong.eq_ignore_ascii_case(right) {
+    let read_wrong = wrong.is_empty() && wrote.is_some();
+    if !read_wrong && (!said.contains(&wrong.to_lowercase()) || wrong.eq_ignore_ascii_case(right)) {
         return None;
     }
     // What follows, without its lead "X 是", "X is", "——".
