@@ -76,13 +76,17 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|one thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
         )
     });
     let s = FILLER.find(s).map_or(s, |m| &s[m.end()..]);
     // "so `stitch` is …": "so" before a quoted name.
+    let quoted = |r: &str| {
+        let r = r.trim_start_matches("the ").trim_start_matches("a ").trim_start_matches("our ");
+        r.starts_with(['`', '"', '\'', '“', '‘'])
+    };
     match s.strip_prefix("so ") {
-        Some(rest) if rest.starts_with(['`', '"', '\'', '“', '‘']) => rest,
+        Some(rest) if quoted(rest) => rest,
         _ => s,
     }
 }
@@ -194,7 +198,7 @@ static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
 static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:(?:the|our|a)\s+|[^“"「『，,。`]{0,12}?的\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)\s*(?:is|are|=|refers to|means|denotes|stands for|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
+        r#"(?i)^(?:(?:the|our|a)\s+|[^“"「『，,。`]{0,12}?的\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)(?:\s+(?:in|for|at|on) (?:our|this|the) [\w -]{1,30}?)?\s*[：:]?\s*(?:is|are|=|refers to|means|denotes|stands for|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
     )
 });
 /// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
@@ -261,12 +265,61 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,3})?是|\p{Han}[ \t]+(?:就是|是)|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|["“'`「『]"#,
     )
 });
 
+/// "BIO-309 这个单是 variant calling 流程升级", "FIN-778 是季度对账那个大工单" (a code-like name:
+/// a ticket key, a job's name), "我们的 回归集 是上线前必须跑的那批 case" (a Chinese word set
+/// apart by spaces, the user's mark of a name): said to be something, in Chinese. A ticket may
+/// tell of last week ("WH-1187 是上周仓库扫码枪掉线的工单"): no story is read into it.
+fn zh_named_is(s: &str) -> Option<Candidate> {
+    // "β 在这个模型里是 KL 项的权重": where it holds, then what it is.
+    static ZH_PLACE_IS: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"^{T}\s*在(?:这个|我们的?|咱们的?|本)\p{{Han}}{{0,4}}?(?:里|中|上|这边|这儿|这里)\s*(?:就)?是\s*(.{{3,}})$"
+        ))
+    });
+    if let Some(c) = ZH_PLACE_IS.captures(s) {
+        if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.8) {
+            return Some(found);
+        }
+    }
+    static ZH_CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:那个|这个)?\s*([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)\s*(?:(?:这个|这张|这条|这一?个)\s*(?:\p{Han}{1,2}|[A-Za-z]{2,8})?)?\s*(?:就是|是)\s*((?:我们|[^不没在我你他她]).{3,})$",
+        )
+    });
+    static ZH_SPACED_IS: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"^(?:(?:我们|咱们)的?[ \t]+)?(\p{Han}{2,8})[ \t]+(?:就是|是)\s*(.{6,})$")
+    });
+    for (pattern, confidence) in [(&*ZH_CODE_IS, 0.75), (&*ZH_SPACED_IS, 0.7)] {
+        if let Some(c) = pattern.captures(s) {
+            let (term, what) = (&c[1], &c[2]);
+            let settled = !what
+                .trim_end_matches(['。', '.', '!', '！'])
+                .ends_with(['了', '吗', '呢', '吧', '啊']);
+            // "你搞错了 是玄甲网关…": the user's own words, not a name.
+            let own = term.starts_with(['你', '我', '他', '她', '它', '这', '那'])
+                || term.ends_with('了');
+            if settled && !own && (term.is_ascii() || states_a_meaning(term, what)) {
+                if let Some(found) = make(term, what, Kind::Definition, confidence) {
+                    return Some(found);
+                }
+            }
+        }
+    }
+    None
+}
+
 fn definition(s: &str) -> Option<Candidate> {
-    if !DEFINITION_CUE.is_match(s) || ZH_NARRATIVE.is_match(s) {
+    if !DEFINITION_CUE.is_match(s) {
+        return None;
+    }
+    if let Some(c) = zh_named_is(s) {
+        return Some(c);
+    }
+    if ZH_NARRATIVE.is_match(s) {
         return None;
     }
     if let Some(c) = ZH_CALL.captures(s) {
@@ -294,33 +347,8 @@ fn definition(s: &str) -> Option<Candidate> {
         // Quoted, or set apart by a space ("九宫格 是我们首页那个…"): the user marks a name.
         let marked = quoted(s) || s[c.get(1).map_or(0, |m| m.end())..].starts_with([' ', '\t']);
         let named = looks_like_a_name(term) || term.is_ascii() || has_identifier(what) || marked;
-        if named {
-            return make(term, what, Kind::Definition, 0.75);
-        }
-    }
-    // "BIO-309 这个单是 variant calling 流程升级", "FIN-778 是季度对账那个大工单": a code-like
-    // name (a ticket key, a job's name) said to be something, in Chinese.
-    static ZH_CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"^([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)\s*(?:(?:这个|这张|这条|这一?个)\p{Han}{0,2}?)?\s*(?:就是|是)\s*([^不没在我你他她].{3,})$",
-        )
-    });
-    // "我们的 回归集 是上线前必须跑的那批 case": a Chinese word set apart by spaces, said to be
-    // something; the spaces are the user's mark of a name.
-    static ZH_SPACED_IS: LazyLock<Regex> = LazyLock::new(|| {
-        re(r"^(?:(?:我们|咱们)的?[ \t]+)?(\p{Han}{2,8})[ \t]+(?:就是|是)\s*(.{6,})$")
-    });
-    for (pattern, confidence) in [(&*ZH_CODE_IS, 0.75), (&*ZH_SPACED_IS, 0.7)] {
-        if let Some(c) = pattern.captures(s) {
-            let (term, what) = (&c[1], &c[2]);
-            let settled = !what
-                .trim_end_matches(['。', '.', '!', '！'])
-                .ends_with(['了', '吗', '呢', '吧', '啊']);
-            if settled && (term.is_ascii() || states_a_meaning(term, what)) {
-                if let Some(found) = make(term, what, Kind::Definition, confidence) {
-                    return Some(found);
-                }
-            }
+        if let Some(c) = named.then(|| make(term, what, Kind::Definition, 0.75)).flatten() {
+            return Some(c);
         }
     }
     if let Some(c) = ZH_MEANS.captures(s) {
@@ -333,9 +361,13 @@ fn definition(s: &str) -> Option<Candidate> {
         {
             return None;
         }
-        // "ImageUploadWorker 就是上传的那个吧": a guess about a thing in view.
+        // "ImageUploadWorker 就是上传的那个吧": a guess about a thing in view; "X 就是干这个的":
+        // a pointer at what is on screen.
         let first_clause = what.split(['，', ',', '；', ';']).next().unwrap_or(what);
-        if first_clause.trim_end().ends_with(['吧', '吗', '呢']) {
+        if first_clause.trim_end().ends_with(['吧', '吗', '呢'])
+            || first_clause.contains("这个的")
+            || first_clause.contains("那个的")
+        {
             return None;
         }
         let marked = s.starts_with(['我', '所', '这', '项', '咱']) || quoted(s);
@@ -357,6 +389,16 @@ fn definition(s: &str) -> Option<Candidate> {
     if let Some(c) = IS_WHAT_CALLED.captures(s) {
         let what = join(c[1].trim_start_matches("the ").trim(), c.get(3).map(|m| m.as_str()));
         return make(&c[2], &what, Kind::Definition, 0.8);
+    }
+    // "what you want is grip check - that's the pre-pick verification step": a name, then
+    // what it is.
+    static NAME_THATS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)^(?:what you (?:want|need|mean) is|you (?:want|need|mean)|i mean|i meant|we call it|it's called|its called)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?\s*[-–—:]\s*(?:that'?s|thats|which is|it'?s|its)\s+(.{4,})$"#,
+        )
+    });
+    if let Some(c) = NAME_THATS.captures(s) {
+        return make(&c[1], &c[2], Kind::Definition, 0.8);
     }
     // "yep thats what we call the rewind window - 8 frames at 60hz, …": the name after it, what
     // it is after a dash or a colon.
@@ -426,7 +468,7 @@ fn definition(s: &str) -> Option<Candidate> {
     // name (a ticket key, a job's name) said to be a thing.
     static CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)\s+(?:is|are)\s+((?:the|a|an|our)\s+\w.{2,})$",
+            r"^(?:the\s+)?([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?:\s+(?:job|service|table|task|script|flag|queue|topic|bucket|cluster|repo|ticket|endpoint|module|pipeline|status|state))?\s+(?:is|are)\s+((?:the|a|an|our|what|when|where|how)\s+\w.{2,})$",
         )
     });
     if let Some(c) = CODE_IS.captures(s) {
@@ -473,7 +515,7 @@ fn loose_definition(s: &str) -> Option<Candidate> {
     // An English term of up to four words ("the on-call alias is sre-primary").
     static LOOSE_EN: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^((?:the\s+|a\s+|an\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,3}?)(?:\s+(?:in our \w+|here|for us))?\s+(?:is|are|=)\s+(.{2,})$",
+            r"(?i)^((?:the\s+|a\s+|an\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,3}?)(?:\s+(?:in our \w+|here|for us|(?:on|in|at|for) the [\w-]+(?:\s[\w-]+)?))?\s+(?:is|are|=)\s+(.{2,})$",
         )
     });
     // "测试环境的网关叫 gw-test": the name comes last.

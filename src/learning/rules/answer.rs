@@ -61,7 +61,7 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     // Where a quoted word comes from asks about the word; unquoted, "需要我在哪个看板上…"
     // asks nothing of a word.
-    let ask_quoted = r"(?:是从哪|从哪|在哪|存在哪|放在哪|对应哪|对应的是|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
+    let ask_quoted = r"(?:是怎么判定的|怎么判定|是怎么定义的|怎么定义|是怎么算的|怎么算|是从哪|从哪|在哪|存在哪|放在哪|对应哪|对应的是|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     let ask = r"(?:具体做什么|具体干什么|具体是做什么的|具体管什么|是什么含义|什么含义|的含义是什么|含义是什么|是干什么的|是做什么的|是干嘛的|干嘛的|是用来做什么的|是什么意思|什么意思|啥意思|指的是什么|是指什么|具体指什么|指什么|是指哪|指的是哪|指哪|是哪|是什么|是啥)";
     [
         format!(r"(?:[你您]说的|[你您]提到的|[你您]讲的|[你您]所说的|[你您]指的|这里说的)\s*{QUOTED}"),
@@ -160,7 +160,7 @@ static PICK_BY_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// vault' do you mean the HashiCorp Vault cluster?", "Does 'cold start' refer to …?".
 static GUESSED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     [
-        format!(r"{QUOTED}\s*{PLACE}?\s*(?:是指|指的是|指|就是|是)\s*([^？?，,。]{{2,60}}?)\s*(?:吗|么|嘛)\s*[？?]"),
+        format!(r"{QUOTED}\s*(?:[，,]\s*(?:这|它|这个))?\s*{PLACE}?\s*(?:是指|指的是|指|就是|是)\s*([^？?，,。]{{2,60}}?)\s*(?:吗|么|嘛)\s*[？?]"),
         format!(r"(?:请问|[你您]说的|[你您]提到的|这里的)\s*{ZH_WORDS}\s*(?:是指|指的是|指|就是|是)\s*([^？?，,。]{{2,60}}?)\s*(?:吗|么|嘛)\s*[？?]"),
         // "请问“T+1 表”是指哪张表？是 `dw.orders_daily` 吗？": the offer in a second question.
         format!(r"{QUOTED}[^？?]{{0,30}}[？?]\s*(?:是|就是|是指|指的是)\s*([^？?，,。]{{2,60}}?)\s*(?:吗|么|嘛)\s*[？?]"),
@@ -248,11 +248,19 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
         .collect();
     // "internal. Orbit is our feature flag service …": a word or two that picks an option,
     // then the sentence that says what the term is.
+    // "不是 is_vip。白名单商户是 …": the offer turned down, then the answer.
+    static TURNED_DOWN: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:不是|并不是|not|no,? not|nope,? not)\s*\S{1,30}$"));
     let short = |s: &str| s.split_whitespace().count() <= 2 && s.is_ascii();
+    let mut note = None;
     let (first, mark) = match sentences.as_slice() {
         [(one, _), (next, m), ..]
             if short(one) && next.to_lowercase().contains(&term.to_lowercase()) =>
         {
+            (next.clone(), *m)
+        }
+        [(one, _), (next, m), ..] if TURNED_DOWN.is_match(one) => {
+            note = Some(one.clone());
             (next.clone(), *m)
         }
         [first, ..] => first.clone(),
@@ -299,6 +307,10 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
     if asked.loose && !names_a_thing(&what) {
         return None;
     }
+    let what = match note {
+        Some(note) => format!("{what}（{note}）"),
+        None => what.into_owned(),
+    };
     make(term, &what, Kind::Definition, 0.75)
 }
 

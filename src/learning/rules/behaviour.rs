@@ -34,7 +34,7 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
     // starts a report of how things are.
     static RULE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:from now on|going forward|moving forward|from here on|(?:standing |house |team )?rule\b)",
+            r"(?i)^(?:(?:btw|also|and|ok)[,]?\s+)?(?:from now on|going forward|moving forward|from here on|for (?:all )?future sessions|(?:one )?standing thing|(?:standing |house |team )?rule\b)",
         )
     });
     let standing = (ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s))
@@ -181,7 +181,7 @@ static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:只能|只许|一律|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
+        r"(?:注意|只能|只许|一律|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
     )
 });
 /// "每次跑 make check 都要十分钟": 都要 says how long it takes, not what to do.
@@ -305,6 +305,16 @@ fn without_kind(object: &str) -> &str {
         "option",
         "package",
         "module",
+        "suite",
+        "job",
+        "service",
+        "table",
+        "pipeline",
+        "cluster",
+        "bucket",
+        "queue",
+        "topic",
+        "repo",
     ];
     match object.trim().rsplit_once(' ') {
         Some((name, kind))
@@ -408,7 +418,7 @@ static EN_TOOL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade|running|using|calling|touching|editing|modifying|installing|passing|adding|changing|deleting|removing|updating|bumping|upgrading)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to|every|each|ever)\b|[,;]|\.(?:\s|$)|$)",
+        r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade|pin|running|using|calling|touching|editing|modifying|installing|passing|adding|changing|deleting|removing|updating|bumping|upgrading)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to|every|each|ever)\b|[,;]|\.(?:\s|$)|$)",
     )
 });
 static EN_VERB: LazyLock<Regex> = LazyLock::new(|| {

@@ -31,6 +31,8 @@ pub struct Conversation {
     /// The last user turn stopped mid-definition, or the assistant asked for more: the next
     /// user turn continues the definition.
     more: bool,
+    /// The assistant asked about the term the last user turn proposed.
+    asked_more: bool,
     pub found: Vec<(Candidate, u64)>,
 }
 
@@ -58,13 +60,19 @@ impl Conversation {
             .last()
             .filter(|(c, _)| self.more || whole::opens_continued(prose) || mentioned(c));
         let carry = carry.is_some().then(|| before - 1);
+        // The assistant asked about the term: the turn's first sentence answers, whatever it
+        // looks like ("不是三色标记，是简单的两色标记加写屏障").
+        let answering = std::mem::take(&mut self.asked_more) && carry.is_some();
         self.more = whole::unfinished(prose);
         // An answer to the assistant's question about a word is read first: its sentences
         // explain that word, whatever else they look like ("… >2x = page someone").
         let answered = self.asked.take().and_then(|asked| answer(&asked, prose));
         // "不是 Y，是 X —— X 是…" after the assistant said Y: X, misread (its explanation is
         // the rest of the turn already).
-        let misread = answered.is_none().then(|| whole::misread(prose, &self.said)).flatten();
+        // (Not when the assistant asked about the term just defined: "是三色标记吗？" answered
+        // "不是三色标记，是两色标记…" says more of that term.)
+        let misread =
+            (answered.is_none() && !answering).then(|| whole::misread(prose, &self.said)).flatten();
         if let Some(mut c) = answered {
             if !looks_like_secret(prose) {
                 // Asked about by the assistant: a word of this project, common or not.
@@ -80,7 +88,7 @@ impl Conversation {
         } else if let Some(c) = misread.filter(|_| !looks_like_secret(prose)) {
             self.found.push((c, line));
         } else {
-            self.sentences(prose, line, carry, previous);
+            self.sentences(prose, line, carry, previous, answering);
         }
         generic::screen(&mut self.found, self.turn_start, prose);
         self.last_turn = self.found.len() - self.turn_start.min(self.found.len());
@@ -91,8 +99,17 @@ impl Conversation {
     /// The candidates of each sentence of a user turn. A sentence that disputes the
     /// assistant's reading of a word ("that's not what fastlane means here") lets a later plain
     /// "fastlane is …" define it.
-    fn sentences(&mut self, prose: &str, line: u64, carry: Option<usize>, previous: usize) {
-        let mut disputed: Option<String> = None;
+    fn sentences(
+        &mut self,
+        prose: &str,
+        line: u64,
+        carry: Option<usize>,
+        previous: usize,
+        answering: bool,
+    ) {
+        // The word a sentence disputes, and that sentence ("核销不是退款"): what it is not is
+        // half the correction.
+        let mut disputed: Option<(String, String)> = None;
         let before = self.found.len();
         // The candidate the sentences without one of their own go on about.
         let mut last = carry;
@@ -104,6 +121,14 @@ impl Conversation {
                 continue;
             }
             let previous_sentence = std::mem::replace(&mut previous_text, sentence.clone());
+            if let Some(i) = carry.filter(|_| answering && previous_sentence.is_empty()) {
+                if whole::retraction(&sentence).is_none() {
+                    if let Some(more) = whole::continues(&sentence, mark) {
+                        whole::extend(&mut self.found[i].0.explanation, &more);
+                    }
+                    continue;
+                }
+            }
             // "算了，别记", "scratch that": takes back this turn's candidates, or the turn
             // before's when this one has none yet; what follows it is read afresh.
             if let Some((_, end)) = whole::retraction(&sentence) {
@@ -165,7 +190,18 @@ impl Conversation {
                     continue;
                 }
             }
-            if let Some(c) = found {
+            if let Some(mut c) = found {
+                // "不对，锁库不是数据库锁。锁库是 …": what it is not, with what it is.
+                if let Some((word, said)) = disputed.take() {
+                    if c.term == word && !said.is_ascii() {
+                        let not = said.trim_end_matches(['。', '！', '!', '.']);
+                        let not = correction::after_no(not);
+                        c.explanation = format!("{}（{not}）", c.explanation);
+                        c.kind = Kind::Correction;
+                    } else {
+                        disputed = Some((word, said));
+                    }
+                }
                 self.found.push((c, line));
                 last = Some(self.found.len() - 1);
             } else if let Some(i) = last.filter(|i| *i < self.found.len()) {
@@ -180,10 +216,15 @@ impl Conversation {
                 });
                 match after {
                     Some(c) => self.found.push((c, line)),
-                    None => disputed = Some(word),
+                    None => disputed = Some((word, sentence.clone())),
                 }
-            } else if let Some(word) = &disputed {
-                if let Some(c) = self.redefined(word, &sentence) {
+            } else if let Some((word, said)) = &disputed {
+                if let Some(mut c) = self.redefined(word, &sentence) {
+                    // "核销不是退款！核销是 …": its explanation says what it is not, too.
+                    if !said.is_ascii() {
+                        let not = said.trim_end_matches(['。', '！', '!', '.']);
+                        c.explanation = format!("{}（{not}）", c.explanation);
+                    }
                     self.found.push((c, line));
                     disputed = None;
                 }
@@ -229,6 +270,15 @@ impl Conversation {
         if word.chars().count() < 2 || !self.said.contains(&word) || is_generic(&word) {
             return None;
         }
+        // "no, the driver is fine": how it is, not what it means.
+        static STATE: LazyLock<Regex> = LazyLock::new(|| {
+            re(
+                r"(?i)^(?:fine|ok|okay|good|correct|right|wrong|broken|working|done|ready|not the problem|not the issue|irrelevant)\b",
+            )
+        });
+        if STATE.is_match(c.explanation.trim()) {
+            return None;
+        }
         c.kind = Kind::Correction;
         Some(c)
     }
@@ -262,6 +312,7 @@ impl Conversation {
         self.found.truncate(keep);
         self.turn_start = self.turn_start.min(keep);
         self.more = false;
+        self.asked_more = false;
         self.asked = None;
         self.last_turn = 0;
         self.unread = None;
@@ -284,6 +335,12 @@ impl Conversation {
             if whole::asks_about(text, c, self.asked.as_ref().map(|a| a.term.as_str())) {
                 self.asked = None;
                 self.more = true;
+                self.asked_more = true;
+            } else if self.asked.is_none() && text.contains(['?', '？']) {
+                // "Where do you want the purchase button?", "是三色标记吗？": the user answers,
+                // and may go on with the definition ("and to finish the definition: …").
+                self.more = true;
+                self.asked_more = true;
             }
         }
         if let Some((user, line)) = self.unread.take() {

@@ -13,7 +13,7 @@ use crate::learning::Kind;
 
 static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:不是|不对|错了|搞错了|(?:之前|刚才|前面)?(?:我)?说错了|更正(?:一下)?|纠正(?:一下)?)?[，,：:]?\s*(?:我说的|我指的|我们说的)?\s*{TM}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?是(?:指)?\s*(.{{2,}})$"
+        r"^(?:不是|不对|错了|搞错了|(?:之前|刚才|前面)?(?:我)?说错了|更正(?:一下)?|纠正(?:一下)?)?[，,：:]?\s*(?:[^，,。“”「」]{{0,8}}?(?:说的|指的|里的|里))?\s*{TM}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?(?:是(?:指)?|还包括|也包括)\s*(.{{2,}})$"
     ))
 });
 static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
@@ -23,7 +23,7 @@ static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:no|nope|wrong|not quite)?[,.!]?\s*(?:[—–-]\s*)?{ET}\s+(?:isn't|isnt|is not|doesn't mean|doesnt mean|does not mean)\s+(.{{1,40}}?)[,;]?\s+(?:it's|its|it is|it means|it|but|—|-)\s+(.{{2,}})$"
+        r"(?i)^(?:no|nope|wrong|not quite)?[,.!]?\s*(?:[—–-]\s*)?{ET}(?:\s+(?:for|of|on|in) [\w-]+(?:\s[\w-]+)?)?\s+(?:isn't|isnt|is not|doesn't mean|doesnt mean|does not mean)\s+(.{{1,40}}?)[,;]?\s+(?:it's|its|it is|it means|it|but|—|-)\s+(.{{2,}})$"
     ))
 });
 
@@ -35,7 +35,93 @@ static RIGHT_NAME: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "你搞错了 是玄甲网关 不是玄武", "看错了，是 geo_fencer_v3 不是 geo_fence_v3": after a "no", the
+/// name it is and the one it is not.
+static ZH_RIGHT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^(?:是|就是)\s*["“「]?(\p{Han}{2,8}|[A-Za-z][\w.-]+)["”」]?\s*[，,]?\s*(?:而)?不是\s*["“「]?([^\s，,。；;“”「」]{1,12})["”」]?\s*(?:[\s，,。；;!！]\s*(.*))?$"#,
+    )
+});
+
+/// "actually the admin app is `backoffice` now, web-admin got renamed in march", "prod-cn 已经
+/// 下线了，现在国内生产叫 cn-live": a thing's new name.
+static RENAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(?:actually,?\s+)?(?:the\s+)?(.{2,40}?)\s+(?:is|are)\s+(?:now\s+)?(?:called\s+)?[`"']([\w.-]+)[`"']\s+now\b[,.;]?\s*(.*)$|^(.{2,40}?)\s+(?:got|was|has been)\s+renamed\s+to\s+[`"']?([\w.-]+)[`"']?[,.;]?\s*(.*)$"#,
+    )
+});
+
+/// "the name is tombstone_gc on purpose, it mirrors …": a name the user keeps.
+static ON_PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:the name is|it'?s called|it is called|its called|it's named|its named)\s+`?([A-Za-z][\w.-]*[_.-][\w.-]*)`?\s+(?:on purpose|deliberately|intentionally|for a reason)\b[,.;]?\s*(.*)$",
+    )
+});
+
+/// "its SnapShipper, one word, and it's not raft compaction": a name spelt out.
+static SPELLED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:no,?\s+)?(?:it'?s|its|it is)\s+`?((?-i:[A-Z][a-z0-9]+[A-Z][\w]*)|[\w]+[-_][\w-]+)`?,?\s+(?:one word|with an? \w+|with a dash|with an underscore|lowercase|all caps|no space)\b[,.;]?\s*(?:and\s+)?(.*)$",
+    )
+});
+
 pub(super) fn correction(s: &str) -> Option<Candidate> {
+    if let Some(c) = SPELLED.captures(s) {
+        let rest = c.get(2).map_or("", |m| m.as_str());
+        let rest = rest.trim_start_matches("it's ").trim_start_matches("its ");
+        let what = if rest.is_empty() { "spelt this way" } else { rest };
+        if let Some(c) = make(&c[1], what, Kind::Correction, 0.8) {
+            return Some(c);
+        }
+    }
+    if let Some(c) = RENAMED.captures(s) {
+        let (what, name, rest) = match c.get(2) {
+            Some(name) => (c.get(1), name, c.get(3)),
+            None => (c.get(4), c.get(5)?, c.get(6)),
+        };
+        let what = what.map_or("", |m| m.as_str());
+        let rest = rest.map_or("", |m| m.as_str());
+        let explanation =
+            if rest.is_empty() { what.to_string() } else { format!("{what}; {rest}") };
+        if let Some(c) = make(name.as_str(), &explanation, Kind::Correction, 0.8) {
+            return Some(c);
+        }
+    }
+    if let Some(c) = ON_PURPOSE.captures(s) {
+        let rest = c.get(2).map_or("", |m| m.as_str());
+        if let Some(c) = make(
+            &c[1],
+            if rest.is_empty() { "the name is on purpose" } else { rest },
+            Kind::Correction,
+            0.8,
+        ) {
+            return Some(c);
+        }
+    }
+    // "its authn-proxy not authz-proxy", "fct_orders_daily, not fct_order.": the name set right
+    // says so itself, with or without a "no" before it.
+    let after = NEGATED.find(s).map_or(s, |m| s[m.end()..].trim_start());
+    // "是 user_tags 不是 user_tag": a name, not "我的问题" or "这个".
+    let zh = ZH_RIGHT.captures(after).filter(|c| {
+        !c[1].starts_with(['我', '你', '他', '她', '这', '那']) && !c[1].contains('的')
+    });
+    if let Some(c) = zh.or_else(|| RIGHT_NAME.captures(after)) {
+        let (right, wrong) = (&c[1], &c[2]);
+        if !right.eq_ignore_ascii_case(wrong) {
+            static MISREAD: LazyLock<Regex> = LazyLock::new(|| {
+                re(r"(?i)^(?:you misread|you misspelled|你看错了|看错了|你搞错了)[，,.;。\s]*")
+            });
+            let rest = c.get(3).map_or("", |m| m.as_str());
+            let rest = MISREAD.find(rest).map_or(rest, |m| &rest[m.end()..]);
+            let not = match () {
+                _ if s.is_ascii() => format!("not {wrong}"),
+                _ if wrong.is_ascii() => format!("不是 {wrong}"),
+                _ => format!("不是{wrong}"),
+            };
+            let explanation = if rest.is_empty() { not } else { format!("{not}; {rest}") };
+            return make(right, &explanation, Kind::Correction, 0.8);
+        }
+    }
     if let Some(c) = NEGATED.find(s).and_then(|m| RIGHT_NAME.captures(s[m.end()..].trim_start())) {
         let (right, wrong) = (&c[1], &c[2]);
         if !right.eq_ignore_ascii_case(wrong) {
@@ -105,11 +191,11 @@ static ACTUALLY: LazyLock<Regex> =
 pub(super) fn disputed(s: &str) -> Option<String> {
     static DISPUTE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思|^["'`]?([\w./+-]+)["'`]?\s+(?:isn't|is not|aren't|are not)\s+(?:a|an|the)\s"#,
+            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思|^["'`]?([\w./+-]+)["'`]?\s+(?:isn't|is not|aren't|are not)\s+(?:a|an|the)\s|^([^\s，,。！!]{2,12}?)\s*(?:并)?不是(?:指)?\s*[^，,。！!是]{1,20}[！!。.]?$"#,
         )
     });
-    let c = DISPUTE.captures(strip_filler(s.trim()))?;
-    (1..=4).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())
+    let c = DISPUTE.captures(after_no(strip_filler(s.trim())))?;
+    (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())
 }
 
 /// "影子表跟备份表不是一回事，影子表是 …".
@@ -124,6 +210,6 @@ static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:correction(?:\s+(?:on|to|about)\s+[^:,]{1,40})?|to correct myself|i was wrong(?: earlier| before)?|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|不是\s*[^，,。\s]{1,12}[，,]\s*|(?:(?:你看错了|看错了|之前说错了|刚才说错了|前面说错了|我说错了|说错了|更正|纠正|改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
+        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?correction(?:\s+(?:on|to|about)\s+[^:,]{1,40})?|to correct myself|i was wrong(?: earlier| before)?|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|不是\s*[^，,。\s]{1,12}[，,]\s*|(?:更正|纠正)(?:一下)?(?:之前|刚才|前面|上面)(?:说的|讲的|的)?[，,：:\s]*|(?:(?:你看错了|看错了|之前说错了|刚才说错了|前面说错了|我说错了|说错了|更正|纠正|改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
     )
 });

@@ -20,15 +20,16 @@ pub(super) fn is_request(s: &str) -> bool {
 
 pub(super) fn is_question(s: &str) -> bool {
     // "do NOT run …" is an order, not "do you …?".
-    static SAYING: LazyLock<Regex> =
-        LazyLock::new(|| re(r"(?i)^(?:when (?:i|we) say|do not|don't|dont)\b"));
+    static SAYING: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)^(?:when (?:i|we) say|do not|don't|dont|what you (?:want|need|mean) is)\b")
+    });
     if SAYING.is_match(s.trim()) || is_request(s) {
         return false;
     }
     // "无论哪个环境都别…", "哪怕是测试库": 哪 that asks nothing.
     static ANY: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?:无论|不论|不管)[^，,。]{0,3}?(?:哪|什么|谁|怎么|如何|多少)(?:个|里|儿|种|些|台|情况|时候|原因|理由|环境|样)?|知道(?:是)?哪(?:个|里|儿)?|(?:跟|和|与)?是不是[^，,。]{0,20}?(?:没关系|没有关系|无关)|不是什么|没什么|什么都|什么也|无论|不论|不管|哪怕|哪儿都|哪里都|哪个都|whatever|whichever|no matter",
+            r"(?:无论|不论|不管)[^，,。]{0,3}?(?:哪|什么|谁|怎么|如何|多少)(?:个|里|儿|种|些|台|情况|时候|原因|理由|环境|样)?|知道(?:是)?哪(?:个|里|儿)?|(?:跟|和|与)?是不是[^，,。]{0,20}?(?:没关系|没有关系|无关)|不是什么|没什么|什么都|什么也|无论|不论|不管|哪怕|哪儿都|哪里都|哪个都|whatever|whichever|no matter|哪(?:边|个|里|儿)[^，,。]{0,8}哪(?:边|个|里|儿)",
         )
     });
     if ANY.is_match(s) {
@@ -59,7 +60,7 @@ pub(super) fn is_hypothetical(s: &str) -> bool {
     }
     static H: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:假如|假设|设想|比如说|譬如|打个比方|要是|如果我们|如果把|\bimagine\b|\bsuppose\b|\bwhat if\b|\bhypothetically\b|\blet's say\b|\bif we\b|\bif i\b|^say\b|\bsay we\b|\bwould we\b|\bcould we\b|\bshould we\b)",
+            r"(?i)(?:假如|假设|设想|比如说|譬如|打个比方|要是|如果我们|如果把|如果[^，,。]{0,6}把|如果[^，,。]{0,10}(?:叫|改名)|\bimagine\b|\bsuppose\b|\bwhat if\b|\bhypothetically\b|\blet's say\b|\bif we\b|\bif i\b|^say\b|\bsay we\b|\bwould we\b|\bcould we\b|\bshould we\b)",
         )
     });
     H.is_match(s)
@@ -86,7 +87,7 @@ pub(super) fn has_identifier(s: &str) -> bool {
 pub(super) fn without_pasted(prose: &str) -> &str {
     static ANNOUNCES: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)报错|错误信息|异常|日志|堆栈|输出|文档|说明如下|如下|以下是|原文|合同|协议|条款|邮件|\b(?:logs?|logcat|traceback|stack ?trace|output|docs?|documentation|spec|contract|terms|vendor|readme|changelog|release notes|email|error|exception|crash(?:ed|es)?|panic(?:ked)?|says|said|wrote|sent)\b",
+            r"(?i)报错|错误信息|异常|日志|堆栈|输出|文档|说明如下|如下|以下是|原文|合同|协议|条款|邮件|供应商|翻译|这是.{0,8}说明|\b(?:logs?|logcat|traceback|stack ?trace|output|docs?|documentation|spec|contract|terms|vendor|readme|changelog|release notes|email|error|exception|crash(?:ed|es)?|panic(?:ked)?|says|said|wrote|sent)\b",
         )
     });
     // "贴一段监管文件：「大额交易」是指 …": announced and pasted on one line, after the colon.

@@ -167,10 +167,12 @@ pub(super) fn scoped(s: &str) -> Option<Candidate> {
     if let Some(c) = EQUALS.captures(s) {
         let term = c.get(1).or(c.get(2)).or(c.get(3))?.as_str();
         let what = c[4].trim();
+        // "exam_type=biweekly 这个命名…": code setting a value, not a meaning.
+        let code = term.contains('_') && !s.contains(" = ") && !s.contains(" =");
         // "retries = 3" sets a value; a meaning takes words.
         let wordy = what.split_whitespace().count() >= 2
             || what.chars().filter(|c| is_han(*c)).count() >= 2;
-        return if wordy { make(term, what, Kind::Definition, 0.8) } else { None };
+        return if wordy && !code { make(term, what, Kind::Definition, 0.8) } else { None };
     }
     None
 }

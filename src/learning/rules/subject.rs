@@ -17,17 +17,23 @@ use super::re;
 /// ("proto 文件", "native so 库", "db migrations").
 const SUBJECT: &str = r"[A-Za-z0-9\p{Han}][\w./+-]*?(?:[ \t]?[A-Za-z0-9\p{Han}][\w./+-]*?){0,3}?";
 
+/// A parenthesis after a subject ("the price engine (pricing/engine/)", "大表变更（超过一千万行）").
+const PAREN: &str = r"(?:\s*[(（][^)）]{0,80}[)）])?";
+
+/// Where a rule holds, said after its subject: "PHI in this repo", "X here".
+const SCOPE: &str = r"(?:\s+(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase|session|team)|\s+here)?";
+
 /// The subject of a rule the sentence declares as one, standing words or not: "rule for
 /// firmware flashing: …", "about commits: don't …", "以后 发版 的规矩：…".
 pub(super) fn declared(s: &str) -> Option<String> {
     static EN: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?i)^(?:(?:a|one|another|new|my|standing|house|team|general|hard|permanent)\s+)*(?:(?:standing\s+)?(?:rule|rules|policy|convention|conventions|guidelines?)\s+(?:for|about|on|regarding)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT})\s*[:：]|(?:about|regarding|re|for|as for|when it comes to)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT})\s*[:：]\s*(?:don'?t|do not|never|always|only|no|use|prefer|keep|make sure|please)\b)"
+            r"(?i)^(?:(?:a|one|another|new|my|standing|house|team|general|hard|permanent)\s+)*(?:(?:standing\s+)?(?:rule|rules|policy|convention|conventions|guidelines?)\s+(?:for|about|on|regarding)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT}){SCOPE}{PAREN}\s*(?:going forward|from now on)?\s*[:：]|(?:about|regarding|re|for|as for|when it comes to)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT})\s*[:：]\s*(?:don'?t|do not|never|always|only|no|use|prefer|keep|make sure|please)\b)"
         ))
     });
     static ZH: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|规范)\s*(?:是|如下)?\s*[：:]|^(?:关于|对于)\s*({SUBJECT})\s*[，,：:]\s*(?:一直这样|一直都这样|都这样|规矩是|规则是|约定是|以后|今后|一律)"
+            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|规范)\s*(?:是|如下)?\s*[：:]|^(?:关于|对于)\s*({SUBJECT}){PAREN}\s*(?:(?:给你|跟你|和你)?(?:定个|立个|说个|讲个|定一下)(?:规矩|规则|约定)\s*[：:，,]|[，,：:]\s*(?:一直这样|一直都这样|都这样|规矩是|规则是|约定是|以后|今后|一律))"
         ))
     });
     // "fastlane 的 appstore_submit 以后这么用：…": how something is used from now on.
@@ -62,7 +68,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     // of its own (the caller decides).
     static EN_TOUCH: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?i)^(?:(?:and|also|ok|btw)[,]?\s+)?(?:whenever|every time|each time|any ?time)\s+(?:you|we|i|anyone)\s+(?:touch|edit|change|modify|update|work on|write to|write|read from|query|add|deal with|open)\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+)?(?:([A-Za-z][\w.-]*[_./][\w./-]*)\s|({SUBJECT})(?:\s+(?:from now on|going forward|in future|again))?\s*[:：,，])"
+            r"(?i)^(?:(?:and|also|ok|btw|from now on|going forward|moving forward)[,]?\s+)?(?:whenever|every time|each time|any ?time)\s+(?:you|we|i|anyone)\s+(?:touch|edit|change|modify|update|work on|write to|write|read from|query|add|deal with|open)\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+)?(?:([A-Za-z][\w.-]*[_./][\w./-]*)\s|({SUBJECT})(?:\s+(?:from now on|going forward|in future|again))?\s*(?:[:：,，]|[(（]))"
         ))
     });
     // "from now on model checkpoints are never committed …", "standing rule: ledger amounts are
@@ -70,9 +76,18 @@ pub(super) fn named(s: &str) -> Option<String> {
     // lead names, then what it always or never is.
     static EN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)\s*[:,]?\s+(?:all\s+|any\s+|our\s+|the\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*)?)\s+(?:are|is|must|should|always|never|need to|needs to|have to|has to|go|goes|get|gets)\b",
+            r"(?i)^(?:(?:btw|also|and|ok)[,]?\s+)?(?:going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?\s*[:,]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes)\b",
         )
     });
+    // "going forward never hand edit anything in src/gen/, …": a rule about a place.
+    static PLACE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\b(?:never|don'?t|do not|no)\s+(?:ever\s+)?(?:hand[- ]?edit|edit|touch|modify|change|commit to|write to)\s+(?:anything|any files?|files?|code)\s+(?:in|under|inside)\s+`?([\w.-]*/[\w./*-]*)`?",
+        )
+    });
+    if let Some(c) = PLACE.captures(s) {
+        return usable(&c[1]);
+    }
     let lower = s.trim_start();
     for (pattern, command_free) in [(&*EN, false), (&*EN_TOUCH, true), (&*EN_LEAD, false)] {
         let Some(c) = pattern.captures(lower) else { continue };
@@ -111,27 +126,35 @@ fn zh(s: &str) -> Option<String> {
     // 必须…", "以后 native so 库一律用…": the subject, then a word that makes it a rule.
     static LEADS: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:规矩|规则|约定|规定|原则)?\s*[：:]?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT})\s*(?:的\p{{Han}}{{1,3}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|不许|不准|禁止|都走|都用|都放|都要|都得)"
+            r"^(?:[^，,。：:]{{0,6}}?(?:规矩|规则|约定|规定|原则)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|不许|不准|禁止|永远|绝不|绝对不|都走|都用|都放|都要|都得|都不要|都不能|都别)"
         ))
     });
     // A word set apart by spaces in a Chinese rule ("以后跑 回填 任务一律加…"): the user's own
     // mark of the term.
     static SPACED: LazyLock<Regex> =
-        LazyLock::new(|| re(r"(?:^|\p{Han})[ \t]+(\p{Han}{2,6})[ \t]+\p{Han}"));
+        LazyLock::new(|| re(r"(?:^|\p{Han}[ \t]+)(\p{Han}{2,6})[ \t]+\p{Han}"));
     // "凡是动风控规则的 PR 都要 @老周 review": what the changes touch.
     static TOUCHING: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?:凡是|只要|每次|所有)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT})\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更)"
+            r"(?:凡是|只要|每次|所有|以后|今后)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT}){PAREN}\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更)"
         ))
     });
     // "以后 api/proto/ 下面的字段只能加…": a path, and what under it.
     static UNDER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:[^，,。]{0,12}?[：:])?\s*(?:以后|今后|往后|从现在开始)?\s*`?([A-Za-z0-9_.-]*/[\w./*-]*)`?\s*(?:里面?|下面?|中)的?",
+            r"^(?:[^，,。]{0,12}?[：:])?\s*(?:以后|今后|往后|从现在开始)?\s*`?([A-Za-z0-9_.-]*[/_-][\w./*-]*)`?\s*(?:里面?|下面?|中)的?",
         )
     });
+    // "以后提交内核补丁前，都要先跑 …": what is committed or released, before the rule holds.
+    static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"^(?:以后|今后|往后|每次)\s*(?:提交|发布|合并|上线|部署|发)\s*({SUBJECT})\s*(?:前|之前|的时候|时)\s*[，,]?\s*(?:都|一律|必须|务必|一定)"
+        ))
+    });
     let s = s.trim_start();
-    if let Some(c) = TOUCHING.captures(s).or_else(|| UNDER.captures(s)) {
+    if let Some(c) =
+        TOUCHING.captures(s).or_else(|| UNDER.captures(s)).or_else(|| BEFORE.captures(s))
+    {
         return usable(&c[1]);
     }
     if let Some(c) = ABOUT.captures(s).or_else(|| RULES_OF.captures(s)) {
@@ -140,12 +163,26 @@ fn zh(s: &str) -> Option<String> {
     if let Some(c) = DOING.captures(s) {
         return usable(c.get(1).or(c.get(2))?.as_str());
     }
-    if let Some(c) = SPACED.captures(s) {
+    // (After the time and the verb: "以后跑 回填 任务…" is about 回填.)
+    static LEAD_TIME: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"^(?:以后|今后|往后|每次|从现在开始|从现在起)\s*(?:\p{Han}{1,2}[ \t]+)?")
+    });
+    let spaced = LEAD_TIME.find(s).map_or(s, |m| &s[m.end()..]);
+    if let Some(c) = SPACED.captures(spaced) {
         return usable(&c[1]);
     }
     // Only a rule that says "以后", or opens with what it is about and a rule word.
     let c = LEADS.captures(s)?;
-    let subject = c[1].trim();
+    let subject = c[2].trim();
+    // "医嘱相关的接口": a common word alone is no subject; with what qualifies it, it is.
+    let qualified;
+    let subject = match c.get(1) {
+        Some(q) if super::generic::is_common(subject) => {
+            qualified = format!("{}{subject}", q.as_str());
+            qualified.as_str()
+        }
+        _ => subject,
+    };
     // "以后所有", "每次提交": a time or a quantity, not a subject; the command is the term then.
     (subject.chars().count() >= 2 && !subject.starts_with(['所', '每', '全', '任']))
         .then(|| usable(subject))
@@ -188,6 +225,11 @@ fn usable(subject: &str) -> Option<String> {
         "please",
         "we",
         "i",
+        "future sessions",
+        "all future sessions",
+        "later sessions",
+        "next time",
+        "all sessions",
         "second thought",
         "example",
         "instance",
@@ -202,20 +244,80 @@ fn usable(subject: &str) -> Option<String> {
         "每次",
     ];
     let subject = subject.trim().trim_end_matches(['，', ',', '：', ':']);
-    // "terraform in infra/prod/", "api/proto/ 下面的字段": the path is what a later prompt
-    // names, and where the rule holds.
-    let subject = subject
-        .split_whitespace()
-        .find(|w| w.contains('/') && w.len() > 2 && w.is_ascii())
-        .unwrap_or(subject);
+    let subject = headword(subject);
     let lower = subject.to_lowercase();
     let words = subject.split_whitespace().count();
     let fits = (2..=30).contains(&subject.chars().count()) && words <= 3;
     // "改接口前", "每次提交后": a time, not what the rule is about.
+    // "在这个项目里": where, not what.
     let clause = subject.contains(['是', '了', '要', '完'])
+        || subject.starts_with('在')
+        || ["不管", "无论", "不论", "任何", "什么"].iter().any(|w| subject.starts_with(w))
+        || subject.ends_with("时候")
+        || subject.contains("这个项目")
+        || subject.contains("本项目")
         || subject.ends_with(['前', '后', '时'])
         || lower.starts_with("this ");
     (fits && !clause && !NOT.contains(&lower.as_str())).then(|| subject.to_string())
+}
+
+/// The one name in a subject of several words: "the prod-ro db user" is about `prod-ro`, "the
+/// api-e2e suite" about `api-e2e`, "terraform in infra/prod/" about `infra/prod/` (a path, and
+/// where the rule holds); "price engine" and "golden files" are names of two words.
+fn headword(subject: &str) -> &str {
+    let words: Vec<&str> = subject.split_whitespace().collect();
+    let named = |w: &&&str| {
+        w.is_ascii()
+            && w.len() > 2
+            && (w.contains(['-', '_', '/', '.'])
+                || w.chars().skip(1).any(|c| c.is_ascii_uppercase() || c.is_ascii_digit()))
+    };
+    // The other words say what kind of thing it is, or where: "db user", "suite", "in".
+    const KIND: &[&str] = &[
+        "db",
+        "database",
+        "user",
+        "account",
+        "suite",
+        "tests",
+        "test",
+        "job",
+        "service",
+        "table",
+        "module",
+        "package",
+        "file",
+        "dir",
+        "directory",
+        "folder",
+        "repo",
+        "branch",
+        "cluster",
+        "bucket",
+        "queue",
+        "topic",
+        "key",
+        "script",
+        "pipeline",
+        "flag",
+        "endpoint",
+        "api",
+        "app",
+        "task",
+        "in",
+        "under",
+        "the",
+        "for",
+    ];
+    let names: Vec<&&str> = words.iter().filter(named).collect();
+    let han = subject.chars().any(super::scoped::is_han);
+    let plain = |w: &&str| {
+        KIND.contains(&w.to_lowercase().as_str()) || super::behaviour::tool_in(w).is_some()
+    };
+    match names.as_slice() {
+        [one] if words.len() > 1 && !han && words.iter().filter(|w| w != one).all(plain) => one,
+        _ => subject,
+    }
 }
 
 /// Whether `s` names a command to run (a code span or a well-known tool): then the command,

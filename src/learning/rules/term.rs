@@ -44,6 +44,11 @@ pub(super) fn make(
     if explanation.chars().count() < 2 || explanation.eq_ignore_ascii_case(&term) {
         return None;
     }
+    // "代码里就叫 X": a clause that stops on an adverb explains nothing.
+    if !explanation.is_ascii() && explanation.ends_with(['就', '也', '都', '才', '还', '又'])
+    {
+        return None;
+    }
     if is_vague(&term) || is_vague(&explanation) || ONE_OFF.is_match(&term) {
         return None;
     }
@@ -72,7 +77,7 @@ fn bounded(term: &str) -> String {
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|around|internally|in this repo)|\s*(?:的时候|说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*|\s+(?:in|under|inside|at)\s+[\w./-]*[/.][\w./-]*)$",
+            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|around|internally|in this repo)|\s*(?:的时候|说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*|\s+(?:in|under|inside|at)\s+[\w./-]*[/.][\w./-]*|\s+(?:that\s+)?(?:we|i|you|they)\s+[a-z]+)$",
         )
     });
     // "CRM侧我们说的工单池", "我们内部简称的“省网关”", "叫它大表", "请问红区在你们这里": the
@@ -186,6 +191,9 @@ fn is_vague(s: &str) -> bool {
         "又",
         "才",
         "再",
+        "但",
+        "可",
+        "而",
         "那就",
         "也就",
         "这就",

@@ -19,7 +19,7 @@ pub(super) const MAX_EXPLANATION: usize = 400;
 /// check…"), thanks, a one-off ("这次先…"), or chat.
 static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:so\s+)?(?:can|could|would) you|please (?:check|look|fix|run|help|try|review|take)|let me know|thanks|thank you|thx|ok|okay|cool|great|lol|haha|你(?:帮我|先|看|去|试)|先帮我|先给我|帮我|麻烦|请你|谢谢|好的|你看着|你觉得|先看|先分析|先别改)",
+        r"(?i)^(?:(?:so\s+)?(?:can|could|would) you|please (?:check|look|fix|run|help|try|review|take)|let me know|thanks|thank you|thx|ok|okay|cool|great|lol|haha|you misread|you misspelled|你看错|看错了|你搞错了|你(?:帮我|先|看|去|试)|先帮我|先给我|帮我|麻烦|请你|谢谢|好的|你看着|你觉得|先看|先分析|先别改)",
     )
 });
 
@@ -29,6 +29,19 @@ pub(super) fn continues(sentence: &str, mark: Option<char>) -> Option<String> {
     if s.chars().count() < 4 || mark == Some('?') || is_question(s) || retraction(s).is_some() {
         return None;
     }
+    // "先别改排课，再补充一点：…": the one-off clause goes, what follows it stays.
+    // "… are blocked on that, so skip them for now": what comes before it stays.
+    let s = match ONE_OFF.find(s) {
+        Some(m) if m.start() < 12 => match s[m.end()..].find(['，', ',', '：', ':']) {
+            Some(i) => s[m.end() + i..].trim_start_matches(['，', ',', '：', ':', ' ']),
+            None => s,
+        },
+        Some(m) => match s[..m.start()].rfind(['，', ',', '；', ';']) {
+            Some(i) if i > 0 => s[..i].trim_end(),
+            _ => s,
+        },
+        None => s,
+    };
     if ASIDE.is_match(s) || ONE_OFF.is_match(s) && !s.contains("除非") && !s.contains("unless") {
         return None;
     }
@@ -45,7 +58,16 @@ fn normal(s: &str) -> String {
 pub(super) fn extend(explanation: &mut String, more: &str) {
     let (have, add) = (normal(explanation), normal(more));
     // Said already, or the sentence the explanation was read from.
-    if add.is_empty() || have.contains(&add) || add.contains(&have) {
+    // (A short explanation, "教案", is no sentence: a longer one naming it says more.)
+    let source = add.contains(&have)
+        && (have.chars().count() >= 12 || add.chars().count() < have.chars().count() + 6);
+    // A part of it read from this very sentence ("…（不是 is_vip）" read from "白名单商户是 …").
+    let part = have
+        .split(['；', ';', '（', '('])
+        .map(str::trim)
+        .any(|p| p.chars().count() >= 12 && add.contains(p));
+    let source = source || part;
+    if add.is_empty() || have.contains(&add) || source {
         return;
     }
     let sep = if explanation.is_ascii() && more.is_ascii() { "; " } else { "；" };
@@ -69,7 +91,7 @@ pub(super) fn fit(text: &str, room: usize) -> Option<&str> {
 /// "scratch that", "don't record it", "forget that", "never mind".
 static RETRACTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|^撤回|撤回(?:上面|刚才|前面)?(?:那条|这条|那句|这句)|作废|那条不算|这条不算|上面那条不算|不算数|\bretract (?:that|it)\b|\bwithdraw (?:that|it)\b|\bthat doesn'?t count\b|\bcancel that\b|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
+        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|忽略这句|忽略这条|忽略上面|记混了|\bnot final\b|\b(?:don'?t|do not) add (?:it|this|that) to (?:the|your) glossary\b|^撤回|撤回(?:上面|刚才|前面)?(?:那条|这条|那句|这句)|作废|那条不算|这条不算|上面那条不算|不算数|\bretract (?:that|it)\b|\bwithdraw (?:that|it)\b|\bthat doesn'?t count\b|\bcancel that\b|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
     )
 });
 
@@ -119,7 +141,7 @@ pub(super) fn asks_about(reply: &str, c: &Candidate, asked: Option<&str>) -> boo
 pub(super) fn opens_continued(prose: &str) -> bool {
     static GO_ON: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^\s*(?:(?:对|嗯|是的|好|yes|yeah|yep|right|ok|okay)[，,.!！\s]+)?(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
+            r"(?i)^\s*(?:(?:对|嗯|是的|好|yes|yeah|yep|right|ok|okay)[，,.!！\s]+)?(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体是|具体来讲|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|hit enter too (?:soon|early)\b|sent (?:it )?too (?:soon|early)\b|发早了|没说完|还没说完|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
         )
     });
     GO_ON.is_match(prose) || GO_ON.is_match(strip_filler(prose.trim_start()))
@@ -214,7 +236,16 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
         };
         Some((wrong, right, c.get(0)?.end()))
     });
-    let (wrong, right, end) = if let Some(found) = wrote {
+    // "we don't call it lesson player. it's Stage: …", "we dont say account, its 'org'".
+    static NOT_CALLED: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)\b(?:we|i)\s+(?:don'?t|dont|do not|never)\s+(?:call it|say)\s+["'`“]?([\w -]{2,30}?)["'`”]?\s*[,.;]\s*(?:it'?s|its|it is|we call it|we say|call it)\s+["'`“]?([\w.-]{2,30})["'`”]?"#,
+        )
+    });
+    let not_called = NOT_CALLED
+        .captures(prose)
+        .and_then(|c| Some((c.get(1)?.as_str(), c.get(2)?.as_str(), c.get(0)?.end())));
+    let (wrong, right, end) = if let Some(found) = wrote.or(not_called) {
         found
     } else if let Some(c) = ZH.captures(prose) {
         (c.get(1)?.as_str(), c.get(2)?.as_str(), c.get(0)?.end())
@@ -229,19 +260,25 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
         let offset = prose.len() - prose.trim_start().len();
         (misspelt(said, right.as_str())?, right.as_str(), offset + c.get(0)?.end())
     };
-    let read_wrong = wrong.is_empty() && wrote.is_some();
+    let read_wrong = (wrong.is_empty() && wrote.is_some()) || not_called.is_some();
     if !read_wrong && (!said.contains(&wrong.to_lowercase()) || wrong.eq_ignore_ascii_case(right)) {
         return None;
     }
     // What follows, without its lead "X 是", "X is", "——".
     let lead = Regex::new(&format!(
-        r"(?i)^[\s——–\-:：，,。.]*(?:{}\s*(?:是|就是|指的是|指|=|:|：|\bis\b|\bmeans\b|\brefers to\b)?)?\s*",
+        r"(?i)^[\s——–\-:：，,。.]*(?:{}\s*(?:是|就是|指的是|指|=|:|：|\bis\b|\bmeans\b|\brefers to\b))?\s*",
         regex::escape(right)
     ))
     .ok()?;
     let rest = &prose[end..];
     let rest = lead.find(rest).map_or(rest, |m| &rest[m.end()..]);
-    let mut explanation = String::new();
+    // What it is not is half of it: "not authz-proxy", "不是 user_tag".
+    let mut explanation = match wrong {
+        "" => String::new(),
+        w if right.is_ascii() && w.is_ascii() && rest.is_ascii() => format!("not {w}"),
+        w if w.is_ascii() => format!("不是 {w}"),
+        w => format!("不是{w}"),
+    };
     for (sentence, mark) in crate::learning::clean::sentences(rest) {
         let sentence = lead.find(&sentence).map_or(&sentence[..], |m| &sentence[m.end()..]);
         if let Some(more) = continues(sentence, mark) {
