@@ -149,7 +149,7 @@ static EN_CALL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)\b(?:by|when (?:i|we|people|anyone|someone) (?:say|says|write|writes|mention|mentions|talk about))\s+{ET},?\s+(?:(?:i|we|they)(?:'m|'re| am| are)?\s+(?:mean|meant|means|refer to|referring to|talking about|talk about|thinking of|thinking about)|it means|that means|it's|that's|it is|that is)\s+(.{{2,}})$"
+        r"(?i)\b(?:by|when (?:i|we|people|anyone|someone) (?:say|says|write|writes|mention|mentions|talk about))\s+{ET}(?:\s+(?:in (?:this|our|the) [\w-]+|here|around here))?,?\s+(?:(?:i|we|they)(?:'m|'re| am| are)?\s+(?:mean|meant|means|refer to|referring to|talking about|talk about|thinking of|thinking about)|it means|that means|it's|that's|it is|that is)\s+(.{{2,}})$"
     ))
 });
 static EN_MEANS: LazyLock<Regex> = LazyLock::new(|| {
@@ -180,7 +180,7 @@ static IN_PASSING: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A file's name ("main.rs"): a referent, not a term, when it is named in passing.
-fn is_file_name(term: &str) -> bool {
+pub(super) fn is_file_name(term: &str) -> bool {
     term.rsplit_once('.').is_some_and(|(stem, ext)| {
         !stem.is_empty()
             && (1..=4).contains(&ext.len())
@@ -198,7 +198,7 @@ static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
 static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:(?:the|our|a)\s+|[^“"「『，,。`]{0,12}?的\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)(?:\s+(?:in|for|at|on) (?:our|this|the) [\w -]{1,30}?)?\s*[：:]?\s*(?:is|are|=|refers to|means|denotes|stands for|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
+        r#"(?i)^(?:so\s+)?(?:in (?:our|this|the) [\w-]+(?: [\w-]+)?,?\s+)?(?:(?:the|our|a|an)\s+|[^“"「『，,。`]{0,12}?的\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)(?:\s+(?:job|service|table|flag|script|tool|queue|bucket|module|command|label))?(?:\s+(?:in|for|at|on) (?:our|this|the) [\w -]{1,30}?)?\s*[：:]?\s*(?:is|are|=|refers specifically to|refers to|specifically means|always means|only means|means|denotes|stands for|[-–—]\s*(?:that'?s|thats|it'?s|which is)|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
     )
 });
 /// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
@@ -265,7 +265,7 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|你知道吧|keep calling|^(?:quick def\S*\s+|(?:a|an|the)\s+\w+[\w -]*\s(?:is|are)\s+(?:when|where|every|any|someone|something|a|an|the)\s)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|[A-Z]{2,}\s*(?:不含|不包含|不包括|只算|只包括|只含|只统计)|["“'`「『]"#,
     )
 });
 
@@ -280,6 +280,17 @@ fn zh_named_is(s: &str) -> Option<Candidate> {
             r"^{T}\s*在(?:这个|我们的?|咱们的?|本)\p{{Han}}{{0,4}}?(?:里|中|上|这边|这儿|这里)\s*(?:就)?是\s*(.{{3,}})$"
         ))
     });
+    // "GMV 不含退款，也不含运费，只算商品成交金额": an acronym defined by what it counts.
+    static ZH_COUNTS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"^(?:我们的?|这里的?)?\s*([A-Z][A-Za-z0-9_]{1,15}|“[^”]{2,12}”)\s*((?:不含|不包含|不包括|只算|只包括|只含|只统计|包括|包含).{4,})$"#,
+        )
+    });
+    if let Some(c) = ZH_COUNTS.captures(s) {
+        if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.75) {
+            return Some(found);
+        }
+    }
     if let Some(c) = ZH_PLACE_IS.captures(s) {
         if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.8) {
             return Some(found);
@@ -400,6 +411,37 @@ fn definition(s: &str) -> Option<Candidate> {
     if let Some(c) = NAME_THATS.captures(s) {
         return make(&c[1], &c[2], Kind::Definition, 0.8);
     }
+    // "“首件”你知道吧，每批次第一个加工出来的零件": the user assumes it, then says it.
+    static YOU_KNOW: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"^["“「『]([^"”」』]{1,20})["”」』]\s*(?:你知道吧|你懂的|知道吧|你应该知道|you know)[，,]?\s*(.{4,})$"#,
+        )
+    });
+    if let Some(c) = YOU_KNOW.captures(s) {
+        return make(&c[1], &c[2], Kind::Definition, 0.8);
+    }
+    // "ok so the thing I keep calling sweeper - it's the job that …".
+    static KEEP_CALLING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)^(?:the thing|what) (?:i|we) (?:keep calling|keep saying|call)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?\s*[-–—,:]\s*(?:it'?s|its|that'?s|thats)\s+(.{4,})$"#,
+        )
+    });
+    if let Some(c) = KEEP_CALLING.captures(s) {
+        return make(&c[1], &c[2], Kind::Definition, 0.8);
+    }
+    // "a soft decline is a card decline we are allowed to retry", "the tail bucket is every
+    // query with …", "a stale mark is when …": a compound name, and a meaning in the form of
+    // one (a noun with what sets it apart, "when", "every").
+    static COMPOUND_IS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:quick def(?:inition)?(?:\s+(?:for later|before you start))?[:,]?\s*)?(?:a|an|the)\s+((?:[a-z][\w-]*\s){1,2}[a-z][\w-]*)\s+(?:in (?:our|this|the) [\w ]{1,20}?\s+)?(?:is|are)\s+((?:when|where|whenever|every|any)\s.{4,}|(?:someone|something|anyone|anything)\s+(?:who|that|which)\s.{2,}|(?:a|an|the)\s+[\w-]+(?:\s[\w-]+)?\s+(?:that|which|who|where|we|with|of|for|from|whose)\s.{2,})$",
+        )
+    });
+    if let Some(c) = COMPOUND_IS.captures(s) {
+        if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.75) {
+            return Some(found);
+        }
+    }
     // "yep thats what we call the rewind window - 8 frames at 60hz, …": the name after it, what
     // it is after a dash or a colon.
     static THATS_WHAT_CALLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -457,7 +499,7 @@ fn definition(s: &str) -> Option<Candidate> {
         // "'ghost orders' are orders that exist in Shopify but …": a noun and what sets it apart.
         static NOUN_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
             re(
-                r"^[a-z][\w-]*(?:\s[a-z][\w-]*)?\s+(?:that|which|where|who|whose|with|without|of|from)\s",
+                r"^[a-z][\w-]*(?:\s[a-z][\w-]*)?\s+(?:that|which|where|who|whose|with|without|of|from|per)\s",
             )
         });
         if names_a_thing(what) || NOUN_CLAUSE.is_match(what) {
@@ -536,7 +578,7 @@ fn loose_definition(s: &str) -> Option<Candidate> {
 fn plain_is(s: &str) -> Option<Candidate> {
     static PLAIN: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^((?:the\s+|a\s+|an\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}?)(?:\s+(?:for us|here))?\s+(is|are|means|covers|includes|excludes|only counts|counts|is computed as|is calculated as|lives in|lives under|sits in|is in)\s+(.{2,})$",
+            r"(?i)^((?:the\s+|a\s+|an\s+)?[A-Za-z0-9_][\w./+-]*(?:\s[\w./+-]+){0,2}?)(?:\s+(?:for us|here|in (?:our|the) \w+))?\s+(is|are|means|covers|includes|excludes|only counts|counts|is computed as|is calculated as|lives in|lives under|lives on|sits in|is in|runs against|runs on|runs in|writes to|reads from|points to|talks to|deploys to)\s+(.{2,})$",
         )
     });
     let c = PLAIN.captures(s)?;

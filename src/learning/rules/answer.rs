@@ -266,7 +266,8 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
         [first, ..] => first.clone(),
         [] => return None,
     };
-    if mark == Some('?') || is_question(&first) {
+    let condition = ["when ", "where ", "if "].iter().any(|w| first.to_lowercase().starts_with(w));
+    if mark == Some('?') || (is_question(&first) && !condition) {
         return None;
     }
     // "不是schema，是把两个环境的 feature flag 配置对齐": what it is instead.

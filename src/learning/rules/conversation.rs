@@ -92,8 +92,8 @@ impl Conversation {
         }
         generic::screen(&mut self.found, self.turn_start, prose);
         self.last_turn = self.found.len() - self.turn_start.min(self.found.len());
-        self.unread =
-            (self.last_turn == 0 && !looks_like_secret(prose)).then(|| (prose.to_string(), line));
+        self.unread = (self.last_turn == 0 && carry.is_none() && !looks_like_secret(prose))
+            .then(|| (prose.to_string(), line));
     }
 
     /// The candidates of each sentence of a user turn. A sentence that disputes the
@@ -180,8 +180,11 @@ impl Conversation {
             // proposing another term; so does a rule after a definition (its exception).
             if let (Some(c), Some(i)) = (&found, last.filter(|i| *i < self.found.len())) {
                 let prior = &self.found[i].0;
+                // "指标名叫 active_7d_txn": an attribute of the term before, not a meaning.
+                let attribute = c.explanation.chars().count() <= 4 && c.kind == Kind::Definition;
                 let about = whole::mentions(&sentence, &prior.term)
                     || whole::mentions(&c.term, &prior.term)
+                    || attribute
                     || (c.kind == Kind::Behaviour && prior.kind != Kind::Behaviour);
                 if about {
                     if let Some(more) = whole::continues(&sentence, mark) {

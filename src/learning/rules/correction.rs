@@ -31,7 +31,7 @@ static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
 /// settle_sweep": a name set right, code-like, and the one it is not.
 static RIGHT_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:(?:[^，,:：\s]{0,6}?(?:名|名字|叫法)|(?:the\s+)?(?:\w+\s+)?(?:name|job|task|key|ticket|branch|table|function|flag|command))\s*(?:是|叫|is|'s)\s*|(?:it'?s|its|it is)\s+)?["“`']?([A-Za-z][\w.+]*(?:[-_][\w.+]+)+|[A-Za-z]+[A-Z0-9][\w.+-]*)["”`']?\s*[，,]?\s*(?:而)?(?:不是|not)\s+["“`']?([\w.+-]+)["”`']?\s*(?:[，,。；;.]\s*(.*))?$"#,
+        r#"(?i)^(?:(?:[^，,:：\s]{0,6}?(?:名|名字|叫法)|(?:the\s+)?(?:\w+\s+)?(?:name|job|task|key|ticket|branch|table|function|flag|command|cluster|service|bucket|host|db|database|env|environment|region|queue|topic|repo|project|dashboard|dash))\s*(?:是|叫|is|'s)\s*|(?:it'?s|its|it is)\s+)?["“`']?([A-Za-z][\w.+]*(?:[-_][\w.+]+)+|[A-Za-z]+[A-Z0-9][\w.+-]*)["”`']?\s*[，,]?\s*(?:而)?(?:不是|not)\s+["“`']?([\w.+-]+)["”`']?\s*(?:[，,。；;.]\s*(.*))?$"#,
     )
 });
 
@@ -65,7 +65,51 @@ static SPELLED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "纠正一下 不是“设备台账”，我们统一叫“资产卡片”", "那个不叫电子证照接口，我们叫“证照库”": the
+/// name the team uses instead.
+static ZH_CALLED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?:不是|不叫)\s*["“「]?([^\s，,。“”「」]{2,12})["”」]?\s*[，,]\s*(?:我们|大家|这边|咱们)?(?:统一|一般|都|内部)?(?:叫|叫做|称为)\s*["“「]([^”"」]{2,12})["”」]\s*(?:[，,。；;]\s*(.*))?$"#,
+    )
+});
+
+/// After a "no": "I said `api-latency-v2`", "I meant X".
+static I_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:i said|i meant|i asked for|i wrote)\s+`?([A-Za-z][\w.-]*[-_.][\w.-]+)`?[,.;]?\s*(.*)$",
+    )
+});
+
+/// "Setlr — it's our internal name for the payout reconciler service": a name, then what it is.
+static NAME_DASH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^["'`]?((?-i:[A-Z][A-Za-z0-9]+)|[a-z][\w]*[-_][\w-]+)["'`]?\s*[-–—:]\s*(?i:it'?s|its|that'?s|which is)\s+((?i:our|the team's|the|a|an)\s.{4,})$"#,
+    )
+});
+
 pub(super) fn correction(s: &str) -> Option<Candidate> {
+    if let Some(c) = ZH_CALLED_INSTEAD.captures(s) {
+        let rest = c.get(3).map_or("", |m| m.as_str());
+        let not = format!("不是{}", &c[1]);
+        let explanation = if rest.is_empty() { not } else { format!("{rest}（{not}）") };
+        if let Some(c) = make(&c[2], &explanation, Kind::Correction, 0.8) {
+            return Some(c);
+        }
+    }
+    if let Some(c) = NEGATED.find(s).and_then(|m| I_SAID.captures(s[m.end()..].trim_start())) {
+        // "wrong test, i meant test_auth.py": a file pointed at, and nothing said of it.
+        let rest = c.get(2).map_or("", |m| m.as_str());
+        if !rest.is_empty() && !super::is_file_name(&c[1]) {
+            if let Some(c) = make(&c[1], rest, Kind::Correction, 0.8) {
+                return Some(c);
+            }
+        }
+    }
+    if let Some(c) = NAME_DASH.captures(s) {
+        if let Some(c) = make(&c[1], &c[2], Kind::Definition, 0.8) {
+            return Some(c);
+        }
+    }
     if let Some(c) = SPELLED.captures(s) {
         let rest = c.get(2).map_or("", |m| m.as_str());
         let rest = rest.trim_start_matches("it's ").trim_start_matches("its ");
@@ -161,12 +205,17 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
     // What follows the "no" first: a definition, or a plain "X is Y" the "no" makes a
     // correction ("纠正一下：冷库指的是 …，不是 Glacier" is about 冷库, not 纠正一下).
     let after_no = NEGATED.find(s).map(|m| strip_filler(s[m.end()..].trim_start()));
-    let mut c = match after_no {
-        Some(rest) => defines(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest)),
+    // "the pipeline is the bottleneck, not the model": a contrast alone corrects no reading
+    // (a common word stays a common word, screened as such).
+    match after_no {
+        Some(rest) => {
+            let mut c =
+                defines(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest))?;
+            c.kind = Kind::Correction;
+            Some(c)
+        }
         None => CONTRAST.is_match(s).then(|| loose_definition(s)).flatten(),
-    }?;
-    c.kind = Kind::Correction;
-    Some(c)
+    }
 }
 
 /// `s` after an opening "no,", "不对，", "其实", or `s`.
@@ -210,6 +259,6 @@ static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?correction(?:\s+(?:on|to|about)\s+[^:,]{1,40})?|to correct myself|i was wrong(?: earlier| before)?|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|不是\s*[^，,。\s]{1,12}[，,]\s*|(?:更正|纠正)(?:一下)?(?:之前|刚才|前面|上面)(?:说的|讲的|的)?[，,：:\s]*|(?:(?:你看错了|看错了|之前说错了|刚才说错了|前面说错了|我说错了|说错了|更正|纠正|改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
+        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?fix to what (?:you|i) (?:wrote|said|did)|you'?re (?:reading|looking at|using|editing) the wrong (?:one|\w+)|(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?correction(?:\s+(?:on|to|about)\s+[^:,]{1,40})?|to correct myself|i was wrong(?: earlier| before)?|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|不是\s*[^，,。\s]{1,12}[，,]\s*|(?:更正|纠正)(?:一下)?(?:之前|刚才|前面|上面)(?:说的|讲的|的)?[，,：:\s]*|(?:(?:你看错了|看错了|之前说错了|刚才说错了|前面说错了|我说错了|说错了|更正|纠正|改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
     )
 });

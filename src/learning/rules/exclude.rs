@@ -87,7 +87,7 @@ pub(super) fn has_identifier(s: &str) -> bool {
 pub(super) fn without_pasted(prose: &str) -> &str {
     static ANNOUNCES: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)报错|错误信息|异常|日志|堆栈|输出|文档|说明如下|如下|以下是|原文|合同|协议|条款|邮件|供应商|翻译|这是.{0,8}说明|\b(?:logs?|logcat|traceback|stack ?trace|output|docs?|documentation|spec|contract|terms|vendor|readme|changelog|release notes|email|error|exception|crash(?:ed|es)?|panic(?:ked)?|says|said|wrote|sent)\b",
+            r"(?i)报错|错误信息|异常|日志|事件|堆栈|输出|文档|说明如下|如下|以下是|原文|合同|协议|条款|邮件|供应商|翻译|这是.{0,8}说明|\b(?:logs?|logcat|traceback|stack ?trace|output|docs?|documentation|spec|contract|terms|vendor|readme|changelog|release notes|email|error|exception|crash(?:ed|es)?|panic(?:ked)?|says|said|wrote|sent)\b",
         )
     });
     // "贴一段监管文件：「大额交易」是指 …": announced and pasted on one line, after the colon.

@@ -60,7 +60,8 @@ fn keep(inner: &str, asked_to_keep: bool) -> Option<Candidate> {
         .or_else(|| loose_in_clause(&inner))
         .or_else(|| asked_to_keep.then(|| remembered_subject(&inner)).flatten())
         .or(rule)
-        .or_else(|| asked_to_keep.then(|| stated_fact(&inner)).flatten())?;
+        .or_else(|| asked_to_keep.then(|| stated_fact(&inner)).flatten())
+        .or_else(|| asked_to_keep.then(|| spaced_first(&inner)).flatten())?;
     c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
     Some(c)
 }
@@ -74,6 +75,14 @@ fn stated_fact(inner: &str) -> Option<Candidate> {
         )
     });
     let c = FACT.captures(inner)?;
+    make(&c[1], inner, Kind::Definition, 0.75)
+}
+
+/// "记一下：超管 账号只能在堡垒机上登录", "政务外网 和互联网是物理隔离的": a Chinese word the
+/// user set apart with a space, first thing.
+fn spaced_first(inner: &str) -> Option<Candidate> {
+    static SPACED: LazyLock<Regex> = LazyLock::new(|| re(r"^(\p{Han}{2,6})[ \t]+\p{Han}"));
+    let c = SPACED.captures(inner)?;
     make(&c[1], inner, Kind::Definition, 0.75)
 }
 

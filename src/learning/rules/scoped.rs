@@ -47,7 +47,7 @@ static ZH_NAMED: LazyLock<Regex> = LazyLock::new(|| {
 const EN_SCOPE: &str = r"(?:here|for us|around here|(?:in|throughout|across) (?:our|this|the)\s+(?:[\w-]+\s+){0,2}(?:code(?:base)?|repo(?:sitory)?|project|team|org|company|world|stack|setup|system|docs|sync code|services?|infra|domain|context|shop|codebase|model|schema|data|db|database|api|ui|app|product)|on (?:our|this|the) (?:team|project|repo|side)|at (?:our company|work))";
 static EN_TERM_SCOPE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:an?\s+)?{ET}\s+{EN_SCOPE},?\s+(?:always\s+|usually\s+|just\s+|only\s+|specifically\s+|basically\s+)?(?:is|are|=|means|refers to|denotes|stands for)(?:\s+(?:always|usually|just|only|specifically|basically))?\s+(.{{2,}})$"
+        r"(?i)^(?:an?\s+)?(?:the (?:word|term|name|phrase)\s+)?{ET}\s+{EN_SCOPE},?\s+(?:always\s+|usually\s+|just\s+|only\s+|specifically\s+|basically\s+)?(?:is|are|=|means|refers to|denotes|stands for)(?:\s+(?:always|usually|just|only|specifically|basically))?\s+(.{{2,}})$"
     ))
 });
 static EN_SCOPE_TERM: LazyLock<Regex> = LazyLock::new(|| {

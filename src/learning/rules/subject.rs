@@ -68,7 +68,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     // of its own (the caller decides).
     static EN_TOUCH: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?i)^(?:(?:and|also|ok|btw|from now on|going forward|moving forward)[,]?\s+)?(?:whenever|every time|each time|any ?time)\s+(?:you|we|i|anyone)\s+(?:touch|edit|change|modify|update|work on|write to|write|read from|query|add|deal with|open)\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+)?(?:([A-Za-z][\w.-]*[_./][\w./-]*)\s|({SUBJECT})(?:\s+(?:from now on|going forward|in future|again))?\s*(?:[:：,，]|[(（]))"
+            r"(?i)^(?:(?:and|also|ok|btw|from now on|going forward|moving forward)[,]?\s+)?(?:whenever|when|every time|each time|any ?time)\s+(?:you|we|i|anyone)\s+(?:touch|edit|change|modify|update|work on|write to|write|read from|query|add|deal with|open)\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+)?(?:([A-Za-z][\w.-]*[_./][\w./-]*)\s|({SUBJECT})(?:\s+(?:from now on|going forward|in future|again))?\s*(?:[:：,，]|[(（]))"
         ))
     });
     // "from now on model checkpoints are never committed …", "standing rule: ledger amounts are
@@ -76,9 +76,18 @@ pub(super) fn named(s: &str) -> Option<String> {
     // lead names, then what it always or never is.
     static EN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:btw|also|and|ok)[,]?\s+)?(?:going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?\s*[:,]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes)\b",
+            r"(?i)^(?:(?:btw|also|and|ok|heads up)[,]?\s+)?(?:always|going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?\s*[:,]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?(?:\s*\([^)]{0,60}\))?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes)\b",
         )
     });
+    // "the payout-batch job must never run twice …": a named thing, and what it must.
+    static NAMED_MUST: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:the\s+)?([a-z][\w.]*[-_][\w.-]+)(?:\s+[a-z]+)?(?:\s*\([^)]{0,60}\))?\s+(?:must|should|may|can|is|are)\s+(?:never|not|only|always)\b",
+        )
+    });
+    if let Some(c) = NAMED_MUST.captures(s) {
+        return usable(&c[1]);
+    }
     // "going forward never hand edit anything in src/gen/, …": a rule about a place.
     static PLACE: LazyLock<Regex> = LazyLock::new(|| {
         re(
@@ -112,21 +121,21 @@ fn zh(s: &str) -> Option<String> {
     });
     static RULES_OF: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|要求|规范)\s*(?:是|如下|都这样)?\s*[：:，,]"
+            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|要求|规范)\s*(?:是|如下|都这样|[^：:，,。]{{0,6}})?\s*[：:，,]"
         ))
     });
     // "以后改 接口文档 都这样", "写单测的时候注意", "以后改 proto 文件一律先…": doing something
     // to the subject, then how — not "改完 X 后都要跑 …", a trigger for a command.
     static DOING: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:凡是|每次)?\s*(?:改|写|动|加|提|跑|建|发|上|做|用|处理|修改|新增|新建|编写)\s+({SUBJECT})\s*(?:都这样|都按|的时候|时)|^(?:以后|今后|往后)?\s*(?:改|写|动|加|建|修改|新增|新建|编写)({SUBJECT})的时候"
+            r"^(?:你|我们)?(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:凡是|每次)?\s*(?:改|写|动|加|提|跑|建|发|上|做|用|处理|修改|新增|新建|编写)\s+({SUBJECT})\s*(?:都这样|都按|的时候|时)|^(?:你|我们)?(?:以后|今后|往后)?\s*(?:改|写|动|加|建|修改|新增|新建|编写)({SUBJECT})的时候"
         ))
     });
     // "以后训练数据集的版本号只能往上加", "游戏里的掉落表以后都走配置表", "规矩：生产库的数据修复脚本
     // 必须…", "以后 native so 库一律用…": the subject, then a word that makes it a rule.
     static LEADS: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:[^，,。：:]{{0,6}}?(?:规矩|规则|约定|规定|原则)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|不许|不准|禁止|永远|绝不|绝对不|都走|都用|都放|都要|都得|都不要|都不能|都别)"
+            r"^(?:[^，,。：:]{{0,6}}?(?:规矩|规则|约定|规定|原则)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:(?:所有|全部|任何)\s*[A-Za-z0-9\p{{Han}}]{{1,8}}\s*的)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|不许|不准|禁止|永远|绝不|绝对不|都走|都用|都放|都要|都得|都不要|都不能|都别|不能)"
         ))
     });
     // A word set apart by spaces in a Chinese rule ("以后跑 回填 任务一律加…"): the user's own
@@ -136,13 +145,13 @@ fn zh(s: &str) -> Option<String> {
     // "凡是动风控规则的 PR 都要 @老周 review": what the changes touch.
     static TOUCHING: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?:凡是|只要|每次|所有|以后|今后)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT}){PAREN}\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更)"
+            r"(?:凡是|只要|每次|所有|以后|今后)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT}){PAREN}\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更|操作)"
         ))
     });
     // "以后 api/proto/ 下面的字段只能加…": a path, and what under it.
     static UNDER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:[^，,。]{0,12}?[：:])?\s*(?:以后|今后|往后|从现在开始)?\s*`?([A-Za-z0-9_.-]*[/_-][\w./*-]*)`?\s*(?:里面?|下面?|中)的?",
+            r"^(?:[^，,。]{0,12}?[：:])?\s*(?:以后|今后|往后|从现在开始)?\s*(?:改|动|碰)?\s*`?([A-Za-z0-9_.-]*[/_-][\w./*-]*)`?\s*(?:里面?|下面?|中)的?",
         )
     });
     // "以后提交内核补丁前，都要先跑 …": what is committed or released, before the rule holds.
@@ -174,6 +183,11 @@ fn zh(s: &str) -> Option<String> {
     // Only a rule that says "以后", or opens with what it is about and a rule word.
     let c = LEADS.captures(s)?;
     let subject = c[2].trim();
+    // "以后改固件版本号都走 …": the verb goes before a long name ("改接口" stays whole).
+    let subject = match subject.strip_prefix(['改', '写', '动', '加', '跑', '发', '用']) {
+        Some(rest) if rest.chars().count() >= 4 && rest.chars().all(super::scoped::is_han) => rest,
+        _ => subject,
+    };
     // "医嘱相关的接口": a common word alone is no subject; with what qualifies it, it is.
     let qualified;
     let subject = match c.get(1) {
@@ -304,6 +318,11 @@ fn headword(subject: &str) -> &str {
         "api",
         "app",
         "task",
+        "everything",
+        "anything",
+        "all",
+        "code",
+        "files",
         "in",
         "under",
         "the",
@@ -316,6 +335,8 @@ fn headword(subject: &str) -> &str {
     };
     match names.as_slice() {
         [one] if words.len() > 1 && !han && words.iter().filter(|w| w != one).all(plain) => one,
+        // "薪资表 salary_records", "prod-eu 集群": the identifier.
+        [one] if han && one.contains(['_', '-', '/']) => one,
         _ => subject,
     }
 }

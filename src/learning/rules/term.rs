@@ -77,7 +77,7 @@ fn bounded(term: &str) -> String {
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|around|internally|in this repo)|\s*(?:的时候|说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*|\s+(?:in|under|inside|at)\s+[\w./-]*[/.][\w./-]*|\s+(?:that\s+)?(?:we|i|you|they)\s+[a-z]+)$",
+            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|around|internally|in this repo)|\s*(?:的时候|说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*|\s+(?:in|under|inside|at)\s+[\w./-]*[/.][\w./-]*|\s+(?:that\s+)?(?:we|i|you|they)\s+[a-z]+|\s+for (?:this|the|our) (?:crate|repo|project|package|service|app|library|lib)|\s*的(?:口径|定义|意思|含义)|=[\w.-]+)$",
         )
     });
     // "CRM侧我们说的工单池", "我们内部简称的“省网关”", "叫它大表", "请问红区在你们这里": the

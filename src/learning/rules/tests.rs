@@ -668,3 +668,61 @@ fn shapes_learnt_from_parts_h_to_j() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].1.contains("vm/gc/mark.c"), "{found:?}");
 }
+
+#[test]
+fn shapes_learnt_from_parts_k_to_m() {
+    for (s, term) in [
+        (
+            "quick def before you start: a soft decline is a card decline we are allowed to retry",
+            "soft decline",
+        ),
+        ("the tail bucket is every query with fewer than 5 searches a week", "tail bucket"),
+        (
+            "ok so the thing I keep calling sweeper - it's the job that expires unused promo codes",
+            "sweeper",
+        ),
+        ("the payout-batch job must never run twice on the same day", "payout-batch"),
+        ("以后凡是碰到 prod-eu 集群的操作，都先 dry-run 给我看，不要直接 apply", "prod-eu"),
+        (
+            "以后改 db/migrations/ 下面的东西都遵守一下：只能新增迁移文件，不能改已经上线的迁移",
+            "db/migrations/",
+        ),
+        ("以后改固件版本号都走 scripts/bump_fw.py，别手改 version.h", "固件版本号"),
+        ("以后所有 iOS 的热更新包都不能通过 CDN 直接全量推，要先灰度 5%", "热更新包"),
+        (
+            "规定一下：薪资表 salary_records 不许在开发环境查询真实数据，只能用 mask 过的",
+            "salary_records",
+        ),
+        ("GMV 不含退款，也不含运费，只算商品成交金额", "GMV"),
+        ("纠正一下 不是“设备台账”，我们统一叫“资产卡片”，对应 asset_card 表", "资产卡片"),
+        (
+            "the `privilege-scan` job — that's the thing that flags privileged documents",
+            "privilege-scan",
+        ),
+        (
+            "'hot path' in this app refers specifically to the render loop in FrameLoop.swift",
+            "hot path",
+        ),
+        (
+            "when I say 'shim' in this repo I mean tools/node-shim, the wrapper that pins node 18",
+            "shim",
+        ),
+    ] {
+        assert_eq!(one(s).map(|c| c.0).as_deref(), Some(term), "{s}");
+    }
+    for s in [
+        "the pipeline is the bottleneck, not the model. profile the dataloader",
+        "wrong test, i meant test_auth.py",
+        "k8s 事件：\nReason: OOMKilled (OOMKilled means the container exceeded its memory limit)\n咋整",
+    ] {
+        assert!(whole_talk(&[("", s)]).is_empty(), "{s}");
+    }
+    // A turn that goes on with a definition is read: the assistant's echo of it proposes
+    // nothing of its own.
+    let mut c = Conversation::default();
+    c.user("also, shadow traffic means mirrored prod requests we replay against the canary", 1);
+    c.assistant("Understood. Anything else?");
+    c.user("to finish that thought: responses from shadow traffic are discarded", 2);
+    c.assistant("Got it — responses: discarded and config lives in envoy/shadow.yaml.");
+    assert_eq!(c.found.len(), 1, "{:?}", c.found);
+}

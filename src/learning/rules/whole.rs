@@ -26,7 +26,10 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 /// The text `sentence` adds to an explanation, or none when it is about something else.
 pub(super) fn continues(sentence: &str, mark: Option<char>) -> Option<String> {
     let s = strip_filler(sentence.trim()).trim();
-    if s.chars().count() < 4 || mark == Some('?') || is_question(s) || retraction(s).is_some() {
+    // "when the vector index times out, Lantern answers …": a condition, not a question.
+    let condition = ["when ", "where ", "if "].iter().any(|w| s.to_lowercase().starts_with(w));
+    let question = mark == Some('?') || (is_question(s) && !condition);
+    if s.chars().count() < 4 || question || retraction(s).is_some() {
         return None;
     }
     // "先别改排课，再补充一点：…": the one-off clause goes, what follows it stays.
@@ -91,7 +94,7 @@ pub(super) fn fit(text: &str, room: usize) -> Option<&str> {
 /// "scratch that", "don't record it", "forget that", "never mind".
 static RETRACTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|忽略这句|忽略这条|忽略上面|记混了|\bnot final\b|\b(?:don'?t|do not) add (?:it|this|that) to (?:the|your) glossary\b|^撤回|撤回(?:上面|刚才|前面)?(?:那条|这条|那句|这句)|作废|那条不算|这条不算|上面那条不算|不算数|\bretract (?:that|it)\b|\bwithdraw (?:that|it)\b|\bthat doesn'?t count\b|\bcancel that\b|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
+        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|忽略这句|忽略这条|忽略上面|记混了|\bnot final\b|\bignore it\b|\b(?:don'?t|do not) put (?:it|this|that) in (?:the|your) glossary\b|\bjoke name\b|\b(?:don'?t|do not) add (?:it|this|that) to (?:the|your) glossary\b|^撤回|撤回(?:上面|刚才|前面)?(?:那条|这条|那句|这句)|作废|那条不算|这条不算|上面那条不算|不算数|\bretract (?:that|it)\b|\bwithdraw (?:that|it)\b|\bthat doesn'?t count\b|\bcancel that\b|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
     )
 });
 
@@ -224,7 +227,7 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
     // "我写的是“轻分”不是“清分”", "你看错了，我写的是“数据壶”": what the user wrote, in quotes.
     static WROTE: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r#"(?:我写的是|我打的是|我说的是|写的是)\s*["“「『'`‘]([^\s，,。；;：:“”「」『』'`]{{2,20}}){E}\s*(?:[，,]?\s*(?:而)?不是\s*{Q}([^\s，,。；;：:“”「」『』'`]{{1,20}}){E})?"#
+            r#"(?:我写的是|我打的是|我说的是|写的是)\s*["“「『'`‘]([^\s，,。；;：:“”「」『』'`]{{1,20}}(?: [^\s，,。；;：:“”「」『』'`]{{1,10}})?){E}\s*(?:[，,]?\s*(?:而)?不是\s*{Q}([^\s，,。；;：:“”「」『』'`]{{1,20}}){E})?"#
         ))
     });
     let wrote = WROTE.captures(prose).and_then(|c| {
@@ -248,6 +251,11 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
     let (wrong, right, end) = if let Some(found) = wrote.or(not_called) {
         found
     } else if let Some(c) = ZH.captures(prose) {
+        // "星图不是组件库，是我们的数据血缘系统": what 星图 is, not a name for another word.
+        let before = prose[..c.get(0)?.start()].trim_end();
+        if before.ends_with(|ch: char| super::scoped::is_han(ch) || ch.is_ascii_alphanumeric()) {
+            return None;
+        }
         (c.get(1)?.as_str(), c.get(2)?.as_str(), c.get(0)?.end())
     } else if let Some(c) = EN.captures(prose) {
         match (c.get(1), c.get(2)) {
