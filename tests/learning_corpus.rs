@@ -93,9 +93,15 @@ const FLOORS: &[(&str, Floors)] = &[
     // | H | | | 0.768 / 0.717 / 0.907 (6481dc6) | 0.967 / 0.967 / 0.983 |
     // | I | | | 0.759 / 0.683 / 0.805 (6481dc6) | 1.000 / 1.000 / 0.967 |
     // | J | | | 0.818 / 0.750 / 0.911 (6481dc6) | 0.983 / 0.983 / 1.000 |
+    // | K | | | 0.759 / 0.683 / 0.951 (5663637) | 0.881 / 0.867 / 0.962 |
+    // | L | | | 0.811 / 0.717 / 1.000 (5663637) | 0.930 / 0.883 / 0.981 |
+    // | M | | | 0.736 / 0.650 / 1.000 (5663637) | 0.948 / 0.917 / 1.000 |
     //
     // Under the regression floors only where a row says so.
     ("cases/part_h", Floors { precision: 0.96, recall: 0.96, facts: 0.95 }),
+    ("cases/part_k", Floors { precision: 0.87, recall: 0.86, facts: 0.95 }),
+    ("cases/part_l", Floors { precision: 0.92, recall: 0.88, facts: 0.95 }),
+    ("cases/part_m", Floors { precision: 0.94, recall: 0.91, facts: 0.95 }),
 ];
 
 fn root() -> PathBuf {
