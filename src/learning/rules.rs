@@ -663,11 +663,14 @@ fn re(pattern: &str) -> Regex {
 
 mod answer;
 mod behaviour;
+mod command;
 mod conversation;
 mod correction;
 mod echo;
 mod exclude;
 mod generic;
+#[cfg(test)]
+mod learnt;
 mod remember;
 mod scoped;
 mod subject;

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::command::{command, is_phrase, tool_in, EN_TOOL};
 use super::{capitalised, make, re, subject, Candidate, ONE_OFF};
 use crate::learning::Kind;
 
@@ -250,8 +251,6 @@ static EN_RUN: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// The first well-known command line in `s` that is not part of a file name ("Cargo.lock" is
-/// no `cargo`), nor the verb "make sure".
 /// The command a sentence opens with (after "以后", "from now on"), with its flags.
 fn leading_command(s: &str) -> Option<String> {
     static LEAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -266,17 +265,6 @@ fn leading_command(s: &str) -> Option<String> {
         .map(|w| format!(" {w}"))
         .collect();
     Some(command(&format!("{}{flags}", m.as_str()))).filter(|c| !is_phrase(c))
-}
-
-pub(super) fn tool_in(s: &str) -> Option<String> {
-    EN_TOOL
-        .find_iter(s)
-        .find(|m| {
-            !s[m.end()..].starts_with(['.', '-', '/', '_'])
-                && !s[..m.start()].ends_with(['.', '/', '-'])
-        })
-        .map(|m| command(m.as_str()))
-        .filter(|c| !is_phrase(c))
 }
 
 /// "eslint-disable comments", "the vendor/ directory": a name and the kind of thing it is; the
@@ -410,12 +398,6 @@ static SELF_REPORT: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^never\s?mind\b|\balways (?:means|meant|refers|is|are|was|has been)\b|\b(?:is|are|was|were|it's|that's)\s+(?:always|never)\b|^(?:i|i've|i'd|it|it's|this|that|he|she|they|there|which|who|the\s+\w+)\s+(?:\w+\s+)?(?:never|always)\b",
     )
 });
-/// A command line: a well-known tool and what follows it ("kubectl delete", "git push").
-static EN_TOOL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:git|npm|npx|pnpm|yarn|cargo|make|terraform|kubectl|helm|docker-compose|docker|pip3|pip|poetry|uv|buf|bazel|gradle|mvn|rake|bundle|rails|brew|apt-get|apt|gh|aws|gcloud|az|ansible|pulumi|psql|mysql|redis-cli|flyway|alembic|prisma|tox|pytest|jest|vitest|eslint|prettier|ruff|mypy|tsc|sudo|rsync|systemctl|dotnet|composer|nx|turbo|skaffold|argocd|wrangler|vercel|heroku|flyctl|kustomize|eksctl|cdk|go (?:mod|build|test|run|get|install|generate|vet|work))(?-u:\b)(?:[ \t]+-{0,2}[a-z][\w:=./-]*){0,3}",
-    )
-});
 static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade|pin|running|using|calling|touching|editing|modifying|installing|passing|adding|changing|deleting|removing|updating|bumping|upgrading)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to|every|each|ever)\b|[,;]|\.(?:\s|$)|$)",
@@ -431,84 +413,6 @@ static EN_VERB: LazyLock<Regex> = LazyLock::new(|| {
 fn code_span(s: &str) -> Option<String> {
     static SPAN: LazyLock<Regex> = LazyLock::new(|| re(r"`([^`\n]{2,40})`"));
     SPAN.captures(s).map(|c| c[1].trim().to_string())
-}
-
-/// A command's words up to the first that is not part of it ("git push without asking" →
-/// "git push").
-fn command(text: &str) -> String {
-    const NOT_PART: &[&str] = &[
-        "yourself",
-        "here",
-        "again",
-        "without",
-        "before",
-        "after",
-        "on",
-        "in",
-        "against",
-        "for",
-        "unless",
-        "when",
-        "until",
-        "to",
-        "from",
-        "with",
-        "instead",
-        "locally",
-        "manually",
-        "directly",
-        "automatically",
-        "first",
-        "anymore",
-        "please",
-        "ever",
-        "or",
-        "and",
-        "if",
-        "at",
-        "by",
-        "of",
-        "the",
-        "on",
-        "into",
-        "while",
-        "then",
-        "now",
-        "is",
-        "are",
-        "was",
-        "should",
-        "must",
-        "will",
-        "can",
-        "anything",
-        "everything",
-        "something",
-        "any",
-        "all",
-        "just",
-    ];
-    let mut words = Vec::new();
-    // "cargo fmt全仓": the command ends where the Chinese starts.
-    let text = text.find(|c: char| !c.is_ascii()).map_or(text, |i| &text[..i]);
-    for w in text.split_whitespace() {
-        if !words.is_empty() && NOT_PART.contains(&w.to_lowercase().as_str()) {
-            break;
-        }
-        words.push(w);
-    }
-    words.join(" ")
-}
-
-/// "make sure", "make it": the verb, not the build tool.
-fn is_phrase(command: &str) -> bool {
-    const AFTER_MAKE: &[&str] = &[
-        "sure", "it", "a", "an", "the", "them", "this", "that", "any", "no", "me", "you", "your",
-        "my", "changes",
-    ];
-    let mut words = command.split_whitespace().map(str::to_lowercase);
-    words.next().as_deref() == Some("make")
-        && words.next().is_some_and(|w| AFTER_MAKE.contains(&w.as_str()))
 }
 
 /// A behaviour term names what is done or used, not a filler verb ("be", "do", "ask").

@@ -331,7 +331,7 @@ fn headword(subject: &str) -> &str {
     let names: Vec<&&str> = words.iter().filter(named).collect();
     let han = subject.chars().any(super::scoped::is_han);
     let plain = |w: &&str| {
-        KIND.contains(&w.to_lowercase().as_str()) || super::behaviour::tool_in(w).is_some()
+        KIND.contains(&w.to_lowercase().as_str()) || super::command::tool_in(w).is_some()
     };
     match names.as_slice() {
         [one] if words.len() > 1 && !han && words.iter().filter(|w| w != one).all(plain) => one,
@@ -345,7 +345,7 @@ fn headword(subject: &str) -> &str {
 /// not what triggers it, is what the rule is about ("whenever you touch the schema, regenerate
 /// the client with `make gen`").
 fn names_command(s: &str) -> bool {
-    s.contains('`') || super::behaviour::tool_in(s).is_some()
+    s.contains('`') || super::command::tool_in(s).is_some()
 }
 
 #[cfg(test)]
