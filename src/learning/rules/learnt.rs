@@ -264,3 +264,16 @@ fn shapes_learnt_from_parts_k_to_m() {
     c.assistant("Got it — responses: discarded and config lives in envoy/shadow.yaml.");
     assert_eq!(c.found.len(), 1, "{:?}", c.found);
 }
+
+#[test]
+fn a_request_after_a_rule_is_no_part_of_it_and_a_contrast_goes_on() {
+    let found = whole_talk(&[("", "以后改 ad-pacer 的时候记着这几条：\n1. 大促前 48 小时内不要发版\n好，现在帮我把 pacing 的平滑系数调到 0.25")]);
+    assert_eq!(found[0].0, "ad-pacer");
+    assert!(found[0].1.contains("48 小时") && !found[0].1.contains("平滑系数"), "{found:?}");
+    let found = whole_talk(&[
+        ("", "quick def before you start: a soft decline is a card decline we are allowed to retry"),
+        ("Got it.", "as opposed to a hard decline which we must never retry; codes in payments/decline_codes.go"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1.contains("decline_codes.go"), "{found:?}");
+}

@@ -19,7 +19,7 @@ pub(super) const MAX_EXPLANATION: usize = 400;
 /// check…"), thanks, a one-off ("这次先…"), or chat.
 static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:so\s+)?(?:can|could|would) you|please (?:check|look|fix|run|help|try|review|take)|let me know|thanks|thank you|thx|ok|okay|cool|great|lol|haha|you misread|you misspelled|你看错|看错了|你搞错了|你(?:帮我|先|看|去|试)|先帮我|先给我|帮我|麻烦|请你|谢谢|好的|你看着|你觉得|先看|先分析|先别改)",
+        r"(?i)^(?:(?:so\s+)?(?:can|could|would) you|please (?:check|look|fix|run|help|try|review|take)|let me know|thanks|thank you|thx|ok|okay|cool|great|lol|haha|you misread|you misspelled|你看错|看错了|你搞错了|你(?:帮我|先|看|去|试)|先帮我|先给我|现在(?:帮我|你|把|开始|来|去)|帮我|麻烦|请你|谢谢|好的|你看着|你觉得|先看|先分析|先别改)",
     )
 });
 
@@ -144,7 +144,7 @@ pub(super) fn asks_about(reply: &str, c: &Candidate, asked: Option<&str>) -> boo
 pub(super) fn opens_continued(prose: &str) -> bool {
     static GO_ON: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^\s*(?:(?:对|嗯|是的|好|yes|yeah|yep|right|ok|okay)[，,.!！\s]+)?(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体是|具体来讲|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|hit enter too (?:soon|early)\b|sent (?:it )?too (?:soon|early)\b|发早了|没说完|还没说完|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
+            r"(?i)^\s*(?:(?:对|嗯|是的|好|yes|yeah|yep|right|ok|okay)[，,.!！\s]+)?(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体是|具体来讲|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|as opposed to\b|unlike\b|hit enter too (?:soon|early)\b|sent (?:it )?too (?:soon|early)\b|发早了|没说完|还没说完|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
         )
     });
     GO_ON.is_match(prose) || GO_ON.is_match(strip_filler(prose.trim_start()))
