@@ -40,6 +40,17 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
     if let Some(c) = remember::remembered(sentence, s) {
         return Some(c);
     }
+    // "说一下低功耗巡检：MCU 每 10 分钟醒一次": a word announced, then what it is.
+    static ANNOUNCED: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:说一下|说下|介绍一下|解释一下|科普一下|讲一下)\s*[“「]?(\p{Han}{2,8}|[A-Za-z][\w.-]{1,30})[”」]?\s*[：:]\s*(.{6,})$",
+        )
+    });
+    if let Some(c) = ANNOUNCED.captures(sentence) {
+        if let Some(c) = make(&c[1], &c[2], Kind::Definition, 0.75) {
+            return Some(c);
+        }
+    }
     // A definition after a leading clause before a rule's guess: "btw I've been using 'hot path'
     // loosely, sorry - in this repo hot path means …" defines hot path, whatever else it names.
     // A rule declared for a subject ("rule for training runs: always set seed=1337 …") stays
@@ -76,7 +87,7 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|one thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|one thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:跟你说一下|跟你说下|和你说下|另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
         )
     });
     let s = FILLER.find(s).map_or(s, |m| &s[m.end()..]);
@@ -144,7 +155,7 @@ static ZH_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_CALL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|the\s+([\w./+-]+(?:\s[\w./+-]+){0,2}?)|((?-i:[A-Z][\w-]*\s[A-Z][\w./+-]*)|[\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+[–—-]\s+(.*)|\s+(?:dont|don't|do not|lol|haha|btw|fyi|pls|please|thanks|thx|because|since|so|but|and|which|though)\b(.*))?$"#,
+        r#"(?i)\b(?:we|i|the team|everyone here|folks here)\s+(?:call|calls|name|refer to)\s+(.{2,60}?)\s+(?:as\s+)?(?:["“'`]([^"”'`]{1,40})["”'`]|the\s+([\w./+-]+(?:\s[\w./+-]+){0,2}?)|((?-i:[A-Z][\w-]*\s[A-Z][\w./+-]*)|[\w./+-]+))(?:\s*[,;:]\s*(.*)|\s+(?:[–—-]\s+|\()(.*)|\s+(?:dont|don't|do not|lol|haha|btw|fyi|pls|please|thanks|thx|because|since|so|but|and|which|though)\b(.*))?$"#,
     )
 });
 static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
@@ -211,7 +222,7 @@ static EN_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
 /// A bare "X 就是 Y" that reads as a meaning, not as prose ("问题就是内存泄漏", "我的意思就是
 /// 先别动它"): X is a short noun that is no common word of discussion, and Y describes a thing
 /// at some length rather than saying what to do or what happened.
-fn states_a_meaning(term: &str, what: &str) -> bool {
+pub(super) fn states_a_meaning(term: &str, what: &str) -> bool {
     const DISCUSSION: &[&str] = &[
         "难点",
         "痛点",
@@ -265,63 +276,9 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|你知道吧|keep calling|^(?:quick def\S*\s+|(?:a|an|the)\s+\w+[\w -]*\s(?:is|are)\s+(?:when|where|every|any|someone|something|a|an|the)\s)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|[A-Z]{2,}\s*(?:不含|不包含|不包括|只算|只包括|只含|只统计)|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[A-Z]{2,}\d+\s*是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|你知道吧|keep calling|about [^:]{2,30}: (?:those|these|they|it|this)|^(?:quick def\S*\s+|(?:a|an|the)\s+\w+[\w -]*\s(?:is|are)\s+(?:when|where|every|any|someone|something|a|an|the)\s)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|[A-Z]{2,}\s*(?:不含|不包含|不包括|只算|只包括|只含|只统计)|["“'`「『]"#,
     )
 });
-
-/// "BIO-309 这个单是 variant calling 流程升级", "FIN-778 是季度对账那个大工单" (a code-like name:
-/// a ticket key, a job's name), "我们的 回归集 是上线前必须跑的那批 case" (a Chinese word set
-/// apart by spaces, the user's mark of a name): said to be something, in Chinese. A ticket may
-/// tell of last week ("WH-1187 是上周仓库扫码枪掉线的工单"): no story is read into it.
-fn zh_named_is(s: &str) -> Option<Candidate> {
-    // "β 在这个模型里是 KL 项的权重": where it holds, then what it is.
-    static ZH_PLACE_IS: LazyLock<Regex> = LazyLock::new(|| {
-        re(&format!(
-            r"^{T}\s*在(?:这个|我们的?|咱们的?|本)\p{{Han}}{{0,4}}?(?:里|中|上|这边|这儿|这里)\s*(?:就)?是\s*(.{{3,}})$"
-        ))
-    });
-    // "GMV 不含退款，也不含运费，只算商品成交金额": an acronym defined by what it counts.
-    static ZH_COUNTS: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r#"^(?:我们的?|这里的?)?\s*([A-Z][A-Za-z0-9_]{1,15}|“[^”]{2,12}”)\s*((?:不含|不包含|不包括|只算|只包括|只含|只统计|包括|包含).{4,})$"#,
-        )
-    });
-    if let Some(c) = ZH_COUNTS.captures(s) {
-        if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.75) {
-            return Some(found);
-        }
-    }
-    if let Some(c) = ZH_PLACE_IS.captures(s) {
-        if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.8) {
-            return Some(found);
-        }
-    }
-    static ZH_CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"^(?:那个|这个)?\s*([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)\s*(?:(?:这个|这张|这条|这一?个)\s*(?:\p{Han}{1,2}|[A-Za-z]{2,8})?)?\s*(?:就是|是)\s*((?:我们|[^不没在我你他她]).{3,})$",
-        )
-    });
-    static ZH_SPACED_IS: LazyLock<Regex> = LazyLock::new(|| {
-        re(r"^(?:(?:我们|咱们)的?[ \t]+)?(\p{Han}{2,8})[ \t]+(?:就是|是)\s*(.{6,})$")
-    });
-    for (pattern, confidence) in [(&*ZH_CODE_IS, 0.75), (&*ZH_SPACED_IS, 0.7)] {
-        if let Some(c) = pattern.captures(s) {
-            let (term, what) = (&c[1], &c[2]);
-            let settled = !what
-                .trim_end_matches(['。', '.', '!', '！'])
-                .ends_with(['了', '吗', '呢', '吧', '啊']);
-            // "你搞错了 是玄甲网关…": the user's own words, not a name.
-            let own = term.starts_with(['你', '我', '他', '她', '它', '这', '那'])
-                || term.ends_with('了');
-            if settled && !own && (term.is_ascii() || states_a_meaning(term, what)) {
-                if let Some(found) = make(term, what, Kind::Definition, confidence) {
-                    return Some(found);
-                }
-            }
-        }
-    }
-    None
-}
 
 fn definition(s: &str) -> Option<Candidate> {
     if !DEFINITION_CUE.is_match(s) {
@@ -375,7 +332,7 @@ fn definition(s: &str) -> Option<Candidate> {
         // "ImageUploadWorker 就是上传的那个吧": a guess about a thing in view; "X 就是干这个的":
         // a pointer at what is on screen.
         let first_clause = what.split(['，', ',', '；', ';']).next().unwrap_or(what);
-        if first_clause.trim_end().ends_with(['吧', '吗', '呢'])
+        if first_clause.trim_end().ends_with(['吧', '吗', '呢', '啊', '呀'])
             || first_clause.contains("这个的")
             || first_clause.contains("那个的")
         {
@@ -409,6 +366,15 @@ fn definition(s: &str) -> Option<Candidate> {
         )
     });
     if let Some(c) = NAME_THATS.captures(s) {
+        return make(&c[1], &c[2], Kind::Definition, 0.8);
+    }
+    // "one thing about rescue reads: those are the unmapped reads we re-align …".
+    static ABOUT_THOSE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:one (?:more )?thing |a note |quick note )?about\s+(?:the\s+)?([\w.-]+(?:\s[\w.-]+){0,2}):\s*(?:those|these|they|it|this|that)(?:\s+are|\s+is|'s|’s|'re)\s+(.{4,})$",
+        )
+    });
+    if let Some(c) = ABOUT_THOSE.captures(s) {
         return make(&c[1], &c[2], Kind::Definition, 0.8);
     }
     // "“首件”你知道吧，每批次第一个加工出来的零件": the user assumes it, then says it.
@@ -671,6 +637,7 @@ mod exclude;
 mod generic;
 #[cfg(test)]
 mod learnt;
+mod marked;
 mod remember;
 mod scoped;
 mod subject;
@@ -685,5 +652,6 @@ use answer::{answer, asked_term};
 use behaviour::behaviour;
 use correction::correction;
 use exclude::{has_identifier, is_hypothetical, is_question, is_request, quoted, starts_negated};
+use marked::zh_named_is;
 use scoped::scoped;
 use term::{is_referent, make};

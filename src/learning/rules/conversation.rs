@@ -196,10 +196,14 @@ impl Conversation {
             if let Some(mut c) = found {
                 // "不对，锁库不是数据库锁。锁库是 …": what it is not, with what it is.
                 if let Some((word, said)) = disputed.take() {
-                    if c.term == word && !said.is_ascii() {
+                    if c.term.eq_ignore_ascii_case(&word) {
                         let not = said.trim_end_matches(['。', '！', '!', '.']);
                         let not = correction::after_no(not);
-                        c.explanation = format!("{}（{not}）", c.explanation);
+                        c.explanation = if said.is_ascii() {
+                            format!("{} ({not})", c.explanation)
+                        } else {
+                            format!("{}（{not}）", c.explanation)
+                        };
                         c.kind = Kind::Correction;
                     } else {
                         disputed = Some((word, said));
@@ -224,10 +228,12 @@ impl Conversation {
             } else if let Some((word, said)) = &disputed {
                 if let Some(mut c) = self.redefined(word, &sentence) {
                     // "核销不是退款！核销是 …": its explanation says what it is not, too.
-                    if !said.is_ascii() {
-                        let not = said.trim_end_matches(['。', '！', '!', '.']);
-                        c.explanation = format!("{}（{not}）", c.explanation);
-                    }
+                    let not = correction::after_no(said.trim_end_matches(['。', '！', '!', '.']));
+                    c.explanation = if said.is_ascii() {
+                        format!("{} ({not})", c.explanation)
+                    } else {
+                        format!("{}（{not}）", c.explanation)
+                    };
                     self.found.push((c, line));
                     disputed = None;
                 }
@@ -237,6 +243,14 @@ impl Conversation {
 
     /// A plain "X is …" of the disputed `word`, as the correction of its reading.
     fn redefined(&self, word: &str, sentence: &str) -> Option<Candidate> {
+        // "… isn't 5% of traffic. it's the two hosts …": "it" is the word disputed.
+        static IT: LazyLock<Regex> =
+            LazyLock::new(|| re(r"(?i)^(?:it'?s|its|it is|they'?re|they are)\s+(.{4,})$"));
+        if let Some(it) = IT.captures(sentence) {
+            let mut c = make(word, &it[1], Kind::Correction, 0.75)?;
+            c.kind = Kind::Correction;
+            return Some(c);
+        }
         let plain = loose_definition(sentence).or_else(|| plain_is(sentence));
         let mut c = plain.filter(|c| c.term.eq_ignore_ascii_case(word))?;
         c.kind = Kind::Correction;

@@ -13,7 +13,7 @@ use crate::learning::Kind;
 
 static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^(?:不是|不对|错了|搞错了|(?:之前|刚才|前面)?(?:我)?说错了|更正(?:一下)?|纠正(?:一下)?)?[，,：:]?\s*(?:[^，,。“”「」]{{0,8}}?(?:说的|指的|里的|里))?\s*{TM}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?(?:是(?:指)?|还包括|也包括)\s*(.{{2,}})$"
+        r"^(?:不是|不对|错了|搞错了|(?:之前|刚才|前面)?(?:我)?说错了|更正(?:一下)?|纠正(?:一下)?)?[，,：:]?\s*(?:[^，,。“”「」]{{0,8}}?(?:说的|指的|里的|里))?\s*{TM}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?(?:是(?:指)?|专门指|特指|专指|还包括|也包括)\s*(.{{2,}})$"
     ))
 });
 static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
@@ -31,7 +31,7 @@ static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
 /// settle_sweep": a name set right, code-like, and the one it is not.
 static RIGHT_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:(?:[^，,:：\s]{0,6}?(?:名|名字|叫法)|(?:the\s+)?(?:\w+\s+)?(?:name|job|task|key|ticket|branch|table|function|flag|command|cluster|service|bucket|host|db|database|env|environment|region|queue|topic|repo|project|dashboard|dash))\s*(?:是|叫|is|'s)\s*|(?:it'?s|its|it is)\s+)?["“`']?([A-Za-z][\w.+]*(?:[-_][\w.+]+)+|[A-Za-z]+[A-Z0-9][\w.+-]*)["”`']?\s*[，,]?\s*(?:而)?(?:不是|not)\s+["“`']?([\w.+-]+)["”`']?\s*(?:[，,。；;.]\s*(.*))?$"#,
+        r#"(?i)^(?:(?:[^，,:：\s]{0,6}?(?:名|名字|叫法)|(?:the\s+)?(?:\w+\s+)?(?:name|job|task|key|ticket|branch|table|function|flag|command|cluster|service|bucket|host|db|database|env|environment|region|queue|topic|repo|project|dashboard|dash))\s*(?:是|叫|is|'s)\s*|(?:it'?s|its|it is|i wrote|i said|i meant|i typed)\s+)?["“`']?([A-Za-z][\w.+]*(?:[-_][\w.+]+)+|[A-Za-z]+[A-Z0-9][\w.+-]*)["”`']?\s*[，,]?\s*(?:而)?(?:不是|not)\s+["“`']?([\w.+-]+)["”`']?\s*(?:[，,。；;.]\s*(.*))?$"#,
     )
 });
 
@@ -83,11 +83,26 @@ static I_SAID: LazyLock<Regex> = LazyLock::new(|| {
 /// "Setlr — it's our internal name for the payout reconciler service": a name, then what it is.
 static NAME_DASH: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"^["'`]?((?-i:[A-Z][A-Za-z0-9]+)|[a-z][\w]*[-_][\w-]+)["'`]?\s*[-–—:]\s*(?i:it'?s|its|that'?s|which is)\s+((?i:our|the team's|the|a|an)\s.{4,})$"#,
+        r#"^(?i:(?:ok\s+)?(?:so\s+)?the\s+)?["'`]?((?-i:[A-Z][A-Za-z0-9]+)|[a-z][\w]*[-_][\w-]+)["'`]?(?:\s+(?i:thread|job|service|worker|module|task|queue|flag|table))?\s*[-–—:,]\s*(?i:it'?s|its|that'?s|which is)\s+((?i:our|the team's|the|a|an)\s.{4,})$"#,
+    )
+});
+
+/// "its drop curve, not dropcube lol": the words it is, and the ones it is not.
+static ITS_NOT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:no,?\s+)?(?:it'?s|its|it is)\s+([a-z][\w-]*(?:\s[a-z][\w-]*)?),\s*not\s+([\w.-]+)(?:\s+(?:lol|haha))?(?:[.!,;]\s*(.*)|$)",
     )
 });
 
 pub(super) fn correction(s: &str) -> Option<Candidate> {
+    if let Some(c) = ITS_NOT.captures(s) {
+        let rest = c.get(3).map_or("", |m| m.as_str());
+        let not = format!("not {}", &c[2]);
+        let explanation = if rest.is_empty() { not } else { format!("{not}; {rest}") };
+        if let Some(c) = make(&c[1], &explanation, Kind::Correction, 0.8) {
+            return Some(c);
+        }
+    }
     if let Some(c) = ZH_CALLED_INSTEAD.captures(s) {
         let rest = c.get(3).map_or("", |m| m.as_str());
         let not = format!("不是{}", &c[1]);
@@ -240,11 +255,11 @@ static ACTUALLY: LazyLock<Regex> =
 pub(super) fn disputed(s: &str) -> Option<String> {
     static DISPUTE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思|^["'`]?([\w./+-]+)["'`]?\s+(?:isn't|is not|aren't|are not)\s+(?:a|an|the)\s|^([^\s，,。！!]{2,12}?)\s*(?:并)?不是(?:指)?\s*[^，,。！!是]{1,20}[！!。.]?$"#,
+            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思|^["'`]?([\w./+-]+)["'`]?\s+(?:isn't|is not|aren't|are not)\s+(?:a|an|the)\s|^([^\s，,。！!]{2,12}?)\s*(?:并)?不是(?:指)?\s*[^，,。！!是]{1,20}[！!。.]?$|^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*)?)\s+(?:isn't|is not|aren't|are not|has nothing to do with|have nothing to do with)\s+[^,;]{1,40}$"#,
         )
     });
     let c = DISPUTE.captures(after_no(strip_filler(s.trim())))?;
-    (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())
+    (1..=6).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())
 }
 
 /// "影子表跟备份表不是一回事，影子表是 …".

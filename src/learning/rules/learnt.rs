@@ -277,3 +277,36 @@ fn a_request_after_a_rule_is_no_part_of_it_and_a_contrast_goes_on() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].1.contains("decline_codes.go"), "{found:?}");
 }
+
+#[test]
+fn shapes_learnt_from_part_g() {
+    for (s, term) in [
+        ("its drop curve, not dropcube lol. the drop curve is the rarity-vs-level function", "drop curve"),
+        ("one thing about rescue reads: those are the unmapped reads we re-align against the viral panel", "rescue reads"),
+        ("说一下低功耗巡检：MCU 每 10 分钟醒一次，读一次温湿度", "低功耗巡检"),
+        ("跟你说下热备链路，就是主库到异地从库那条 dts 同步链路", "热备链路"),
+        ("ok so the frame-pacer thread, it's the one that wakes every 16.6ms", "frame-pacer"),
+        ("板子上的 LED2 是故障灯不是电源灯，代码在 drivers/led_status.c", "LED2"),
+        ("注意：在这个项目里“网关”不是泛指，专门指 services/gw-core 这个 Go 服务", "网关"),
+        ("rule for .meta files from now on: never hand-edit the GUIDs", ".meta files"),
+        ("以后的提交规范：commit message 一律用英文，前缀用 feat/fix/chore", "commit message"),
+        ("以后凡是动 dwd 层的表，先在 dev 库建影子表 xxx_shadow 跑一遍对数", "dwd 层"),
+        ("standing rule for this repo: don't touch anything under hal/vendor/, that's generated", "hal/vendor/"),
+        ("一直有效：改完 nginx 配置必须先 nginx -t 再 reload，绝对不要 restart", "nginx 配置"),
+    ] {
+        assert_eq!(one(s).map(|c| c.0).as_deref(), Some(term), "{s}");
+    }
+    for s in [
+        "TileStreamer 就是罪魁祸首啊，改成异步加载吧",
+        "let's call the new ingestion thing riverbed. actually scratch that, naming isn't settled yet, just call it the ingestion service for now",
+    ] {
+        assert!(whole_talk(&[("", s)]).is_empty(), "{s}");
+    }
+    // "X isn't A. it's B": the second sentence says what the disputed word is.
+    let found = whole_talk(&[("", "correction on what I said earlier: the canary pool isn't 5% of traffic. it's the two hosts web-canary-01 and web-canary-02")]);
+    assert_eq!(found[0].0, "canary pool", "{found:?}");
+    assert!(
+        found[0].1.contains("web-canary-01") && found[0].1.contains("5% of traffic"),
+        "{found:?}"
+    );
+}

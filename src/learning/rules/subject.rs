@@ -15,7 +15,7 @@ use super::re;
 
 /// A subject: a few words or a short Chinese name, possibly with an ASCII word in it
 /// ("proto 文件", "native so 库", "db migrations").
-const SUBJECT: &str = r"[A-Za-z0-9\p{Han}][\w./+-]*?(?:[ \t]?[A-Za-z0-9\p{Han}][\w./+-]*?){0,3}?";
+const SUBJECT: &str = r"[.A-Za-z0-9\p{Han}][\w./+-]*?(?:[ \t]?[A-Za-z0-9\p{Han}][\w./+-]*?){0,3}?";
 
 /// A parenthesis after a subject ("the price engine (pricing/engine/)", "大表变更（超过一千万行）").
 const PAREN: &str = r"(?:\s*[(（][^)）]{0,80}[)）])?";
@@ -135,7 +135,7 @@ fn zh(s: &str) -> Option<String> {
     // 必须…", "以后 native so 库一律用…": the subject, then a word that makes it a rule.
     static LEADS: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:[^，,。：:]{{0,6}}?(?:规矩|规则|约定|规定|原则)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:(?:所有|全部|任何)\s*[A-Za-z0-9\p{{Han}}]{{1,8}}\s*的)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|不许|不准|禁止|永远|绝不|绝对不|都走|都用|都放|都要|都得|都不要|都不能|都别|不能)"
+            r"^(?:[^，,。：:]{{0,6}}?(?:规矩|规则|约定|规定|原则|规范|一直有效|长期有效)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:(?:所有|全部|任何)\s*[A-Za-z0-9\p{{Han}}]{{1,8}}\s*的)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改完|改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|不许|不准|禁止|永远|绝不|绝对不|都走|都用|都放|都要|都得|都不要|都不能|都别|不能)"
         ))
     });
     // A word set apart by spaces in a Chinese rule ("以后跑 回填 任务一律加…"): the user's own
@@ -145,7 +145,7 @@ fn zh(s: &str) -> Option<String> {
     // "凡是动风控规则的 PR 都要 @老周 review": what the changes touch.
     static TOUCHING: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?:凡是|只要|每次|所有|以后|今后)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT}){PAREN}\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更|操作)"
+            r"(?:凡是|只要|每次|所有|以后|今后)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT}){PAREN}\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更|操作|表|数据|接口|配置)"
         ))
     });
     // "以后 api/proto/ 下面的字段只能加…": a path, and what under it.
@@ -334,6 +334,8 @@ fn headword(subject: &str) -> &str {
         KIND.contains(&w.to_lowercase().as_str()) || super::command::tool_in(w).is_some()
     };
     match names.as_slice() {
+        // ".meta files": an extension names nothing without its kind.
+        [one] if one.starts_with('.') => subject,
         [one] if words.len() > 1 && !han && words.iter().filter(|w| w != one).all(plain) => one,
         // "薪资表 salary_records", "prod-eu 集群": the identifier.
         [one] if han && one.contains(['_', '-', '/']) => one,

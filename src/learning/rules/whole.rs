@@ -94,7 +94,7 @@ pub(super) fn fit(text: &str, room: usize) -> Option<&str> {
 /// "scratch that", "don't record it", "forget that", "never mind".
 static RETRACTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|忽略这句|忽略这条|忽略上面|记混了|\bnot final\b|\bignore it\b|\b(?:don'?t|do not) put (?:it|this|that) in (?:the|your) glossary\b|\bjoke name\b|\b(?:don'?t|do not) add (?:it|this|that) to (?:the|your) glossary\b|^撤回|撤回(?:上面|刚才|前面)?(?:那条|这条|那句|这句)|作废|那条不算|这条不算|上面那条不算|不算数|\bretract (?:that|it)\b|\bwithdraw (?:that|it)\b|\bthat doesn'?t count\b|\bcancel that\b|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
+        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|忽略这句|忽略这条|忽略上面|记混了|\bnot final\b|\b(?:isn't|is not|not) settled\b|\bignore it\b|\b(?:don'?t|do not) put (?:it|this|that) in (?:the|your) glossary\b|\bjoke name\b|\b(?:don'?t|do not) add (?:it|this|that) to (?:the|your) glossary\b|^撤回|撤回(?:上面|刚才|前面)?(?:那条|这条|那句|这句)|作废|那条不算|这条不算|上面那条不算|不算数|\bretract (?:that|it)\b|\bwithdraw (?:that|it)\b|\bthat doesn'?t count\b|\bcancel that\b|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
     )
 });
 
@@ -214,7 +214,7 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
     });
     static EN: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?i)\bnot\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}\s*[,;—–-]+\s*(?:it's|it is|its|but|the word is|we say|i said|i meant|i wrote|i typed)?\s*{Q}([\w.+-]+){E}(?:\s*[—–.,;:-]|\s*$)|\bit(?:'s| is|s)\s+{Q}([\w.+-]+){E}\s*,?\s*not\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}(?:\s*[—–.,;:-]|\s*$)"
+            r"(?i)\bnot\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}\s*(?:[,;]|\s[—–-])+\s*(?:it's|it is|its|but|the word is|we say|i said|i meant|i wrote|i typed)?\s*{Q}([\w.+-]+){E}(?:\s*[—–.,;:-]|\s*$)|\bit(?:'s| is|s)\s+{Q}([\w.+-]+){E}\s*,?\s*not\s+(?:the\s+)?{Q}([\w.+-]+(?:\s[\w.+-]+)?){E}(?:\s*[—–.,;:-]|\s*$)"
         ))
     });
     // "no - it's `patient_marge`, with an a", "no its settle-sweep with a dash": the name spelt
