@@ -651,7 +651,9 @@ pub use conversation::Conversation;
 use answer::{answer, asked_term};
 use behaviour::behaviour;
 use correction::correction;
-use exclude::{has_identifier, is_hypothetical, is_question, is_request, quoted, starts_negated};
+use exclude::{
+    asks, has_identifier, is_hypothetical, is_question, is_request, quoted, starts_negated,
+};
 use marked::zh_named_is;
 use scoped::scoped;
 use term::{is_referent, make};

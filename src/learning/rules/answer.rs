@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{is_question, is_referent, make, names_a_thing, re, strip_filler, Candidate};
+use super::{asks, is_referent, make, names_a_thing, re, strip_filler, Candidate};
 use crate::learning::Kind;
 
 /// Where a word is used: "在你们项目里", "在这里".
@@ -266,8 +266,7 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
         [first, ..] => first.clone(),
         [] => return None,
     };
-    let condition = ["when ", "where ", "if "].iter().any(|w| first.to_lowercase().starts_with(w));
-    if mark == Some('?') || (is_question(&first) && !condition) {
+    if asks(&first, mark) {
         return None;
     }
     // "不是schema，是把两个环境的 feature flag 配置对齐": what it is instead.

@@ -197,13 +197,7 @@ impl Conversation {
                 // "不对，锁库不是数据库锁。锁库是 …": what it is not, with what it is.
                 if let Some((word, said)) = disputed.take() {
                     if c.term.eq_ignore_ascii_case(&word) {
-                        let not = said.trim_end_matches(['。', '！', '!', '.']);
-                        let not = correction::after_no(not);
-                        c.explanation = if said.is_ascii() {
-                            format!("{} ({not})", c.explanation)
-                        } else {
-                            format!("{}（{not}）", c.explanation)
-                        };
+                        whole::add_not(&mut c.explanation, &said);
                         c.kind = Kind::Correction;
                     } else {
                         disputed = Some((word, said));
@@ -228,12 +222,7 @@ impl Conversation {
             } else if let Some((word, said)) = &disputed {
                 if let Some(mut c) = self.redefined(word, &sentence) {
                     // "核销不是退款！核销是 …": its explanation says what it is not, too.
-                    let not = correction::after_no(said.trim_end_matches(['。', '！', '!', '.']));
-                    c.explanation = if said.is_ascii() {
-                        format!("{} ({not})", c.explanation)
-                    } else {
-                        format!("{}（{not}）", c.explanation)
-                    };
+                    whole::add_not(&mut c.explanation, said);
                     self.found.push((c, line));
                     disputed = None;
                 }

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::scoped::TM;
-use super::{defines, loose_definition, make, re, strip_filler, Candidate, ET, T};
+use super::{defines, join, loose_definition, make, re, strip_filler, Candidate, ET, T};
 use crate::learning::Kind;
 
 static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
@@ -98,7 +98,7 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
     if let Some(c) = ITS_NOT.captures(s) {
         let rest = c.get(3).map_or("", |m| m.as_str());
         let not = format!("not {}", &c[2]);
-        let explanation = if rest.is_empty() { not } else { format!("{not}; {rest}") };
+        let explanation = join(&not, Some(rest));
         if let Some(c) = make(&c[1], &explanation, Kind::Correction, 0.8) {
             return Some(c);
         }
@@ -140,8 +140,7 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
         };
         let what = what.map_or("", |m| m.as_str());
         let rest = rest.map_or("", |m| m.as_str());
-        let explanation =
-            if rest.is_empty() { what.to_string() } else { format!("{what}; {rest}") };
+        let explanation = join(what, Some(rest));
         if let Some(c) = make(name.as_str(), &explanation, Kind::Correction, 0.8) {
             return Some(c);
         }
@@ -177,7 +176,7 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
                 _ if wrong.is_ascii() => format!("不是 {wrong}"),
                 _ => format!("不是{wrong}"),
             };
-            let explanation = if rest.is_empty() { not } else { format!("{not}; {rest}") };
+            let explanation = join(&not, Some(rest));
             return make(right, &explanation, Kind::Correction, 0.8);
         }
     }
@@ -187,7 +186,7 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
             let rest = c.get(3).map_or("", |m| m.as_str());
             let not =
                 if rest.is_ascii() { format!("not {wrong}") } else { format!("不是 {wrong}") };
-            let explanation = if rest.is_empty() { not } else { format!("{not}; {rest}") };
+            let explanation = join(&not, Some(rest));
             return make(right, &explanation, Kind::Correction, 0.8);
         }
     }

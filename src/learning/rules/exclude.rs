@@ -18,6 +18,14 @@ pub(super) fn is_request(s: &str) -> bool {
     REQUEST.is_match(s.trim())
 }
 
+/// Whether `s`, ended by `mark`, asks something: a question mark, or a question's form that is
+/// not a condition ("when the vector index times out, Lantern answers …" states a rule).
+pub(super) fn asks(s: &str, mark: Option<char>) -> bool {
+    let lower = s.to_lowercase();
+    let condition = ["when ", "where ", "if "].iter().any(|w| lower.starts_with(w));
+    mark == Some('?') || (is_question(s) && !condition)
+}
+
 pub(super) fn is_question(s: &str) -> bool {
     // "do NOT run …" is an order, not "do you …?".
     static SAYING: LazyLock<Regex> = LazyLock::new(|| {

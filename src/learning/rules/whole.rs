@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{is_question, make, re, strip_filler, Candidate, ONE_OFF};
+use super::{asks, make, re, strip_filler, Candidate, ONE_OFF};
 use crate::learning::Kind;
 
 /// The longest explanation drafted (characters): the length the smart review accepts for one
@@ -23,13 +23,21 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Adds to `explanation` the sentence that said what the word is not ("核销不是退款"), in
+/// brackets, without its "no".
+pub(super) fn add_not(explanation: &mut String, said: &str) {
+    let not = super::correction::after_no(said.trim_end_matches(['。', '！', '!', '.']));
+    if said.is_ascii() {
+        explanation.push_str(&format!(" ({not})"));
+    } else {
+        explanation.push_str(&format!("（{not}）"));
+    }
+}
+
 /// The text `sentence` adds to an explanation, or none when it is about something else.
 pub(super) fn continues(sentence: &str, mark: Option<char>) -> Option<String> {
     let s = strip_filler(sentence.trim()).trim();
-    // "when the vector index times out, Lantern answers …": a condition, not a question.
-    let condition = ["when ", "where ", "if "].iter().any(|w| s.to_lowercase().starts_with(w));
-    let question = mark == Some('?') || (is_question(s) && !condition);
-    if s.chars().count() < 4 || question || retraction(s).is_some() {
+    if s.chars().count() < 4 || asks(s, mark) || retraction(s).is_some() {
         return None;
     }
     // "先别改排课，再补充一点：…": the one-off clause goes, what follows it stays.
@@ -62,15 +70,15 @@ pub(super) fn extend(explanation: &mut String, more: &str) {
     let (have, add) = (normal(explanation), normal(more));
     // Said already, or the sentence the explanation was read from.
     // (A short explanation, "教案", is no sentence: a longer one naming it says more.)
-    let source = add.contains(&have)
-        && (have.chars().count() >= 12 || add.chars().count() < have.chars().count() + 6);
-    // A part of it read from this very sentence ("…（不是 is_vip）" read from "白名单商户是 …").
+    // The sentence it was read from holds it whole, or a part of it ("…（不是 is_vip）" read
+    // from "白名单商户是 …"); a short one, "教案", only when the sentence is little more.
+    let (have_len, add_len) = (have.chars().count(), add.chars().count());
+    let whole = add.contains(&have) && (have_len >= 12 || add_len < have_len + 6);
     let part = have
         .split(['；', ';', '（', '('])
         .map(str::trim)
         .any(|p| p.chars().count() >= 12 && add.contains(p));
-    let source = source || part;
-    if add.is_empty() || have.contains(&add) || source {
+    if add.is_empty() || have.contains(&add) || whole || part {
         return;
     }
     let sep = if explanation.is_ascii() && more.is_ascii() { "; " } else { "；" };
