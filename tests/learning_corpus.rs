@@ -164,7 +164,7 @@ fn each_case_is_credited_with_what_its_own_session_gave() {
     ];
     assert_eq!(homes_for(&cases), [vec![0, 2, 3], vec![1]]);
     let score = score(&cases);
-    let t = score.tallies(&cases);
+    let t = score.tallies(&cases, false);
     let counts = |t: &Tally| [t.tp, t.fp, t.fn_, t.with_facts, t.all_facts];
     assert_eq!(counts(&t[0]), [4, 0, 0, 4, 4], "{}", score.misses("self", &cases));
     assert_eq!(counts(&t[1]), [4, 0, 0, 4, 0], "{}", score.misses("self", &cases));
@@ -173,6 +173,18 @@ fn each_case_is_credited_with_what_its_own_session_gave() {
     let table = score.table("self", &cases);
     assert!(table.contains("one-off (trap)"), "{table}");
     assert!(table.contains("0.500   4/8"), "{table}");
+    assert!(!table.contains("with `also`"), "no case has `also`: {table}");
+
+    // The writer's other spellings count only in the `also` row.
+    let gate = case(serde_json::json!({"lang": "en", "before": null,
+        "user": "when I say 'the gate' I mean the manual approval step", "after": "OK.",
+        "expect": "the gate", "also": ["gate"], "kind": "definition"}));
+    let got: Got = vec![("Gate".into(), "the manual approval step".into())];
+    let counts = |t: Tally| [t.tp, t.fp, t.fn_];
+    assert_eq!(counts(tally(&gate, &got, false)), [0, 1, 1]);
+    assert_eq!(counts(tally(&gate, &got, true)), [1, 0, 0]);
+    let other: Got = vec![("approval".into(), "the manual approval step".into())];
+    assert_eq!(counts(tally(&gate, &other, true)), [0, 1, 1]);
 }
 
 /// The `*.jsonl` files of `dir`, sorted (none when it does not exist).
@@ -335,10 +347,14 @@ fn folded(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
 
-/// One case's counts from what one assistant's scan proposed from its session.
-fn tally(case: &Case, got: &Got) -> Tally {
+/// One case's counts from what one assistant's scan proposed from its session; with `also`,
+/// the writer's other spellings of the term count as right too.
+fn tally(case: &Case, got: &Got, also: bool) -> Tally {
     let mut t = Tally::default();
-    let right = |term: &str| case.expect.as_deref().is_some_and(|e| same_term(e, term));
+    let right = |term: &str| {
+        case.expect.as_deref().is_some_and(|e| same_term(e, term))
+            || also && case.expect.is_some() && case.also.iter().any(|a| same_term(a, term))
+    };
     let mut terms: Vec<&str> = got.iter().map(|(term, _)| term.as_str()).collect();
     terms.sort();
     terms.dedup();
@@ -365,12 +381,12 @@ const POSITIVES: [&str; 6] =
     ["definition", "correction", "behaviour", "answer", "remember", "two-message"];
 
 impl Score {
-    /// Each case's counts, over the four formats.
-    fn tallies(&self, cases: &[Case]) -> Vec<Tally> {
+    /// Each case's counts, over the four formats; with `also`, as [`tally`] says.
+    fn tallies(&self, cases: &[Case], also: bool) -> Vec<Tally> {
         let mut out = vec![Tally::default(); cases.len()];
         for ((t, case), got) in out.iter_mut().zip(cases).zip(&self.got) {
             for g in got {
-                t.add(&tally(case, g));
+                t.add(&tally(case, g, also));
             }
         }
         out
@@ -378,7 +394,7 @@ impl Score {
 
     fn total(&self, cases: &[Case]) -> Tally {
         let mut all = Tally::default();
-        for t in self.tallies(cases) {
+        for t in self.tallies(cases, false) {
             all.add(&t);
         }
         all
@@ -386,7 +402,8 @@ impl Score {
 
     /// The part's figures per kind, per language and in all, as a table.
     fn table(&self, key: &str, cases: &[Case]) -> String {
-        let tallies = self.tallies(cases);
+        let tallies = self.tallies(cases, false);
+        let with_also = self.tallies(cases, true);
         let mut kinds: Vec<(bool, &str)> =
             cases.iter().map(|c| (c.expect.is_none(), c.kind.as_str())).collect();
         kinds.sort_by_key(|&(trap, kind)| {
@@ -399,10 +416,14 @@ impl Score {
             "{:<22} {:>5} {:>5} {:>4} {:>4}  {:>9} {:>6}  {:>11}",
             "kind", "cases", "tp", "fp", "fn", "precision", "recall", "all facts"
         );
-        let row = |out: &mut String, label: &str, trap: bool, pick: &dyn Fn(&Case) -> bool| {
+        let rows = |out: &mut String,
+                    tallies: &[Tally],
+                    label: &str,
+                    trap: bool,
+                    pick: &dyn Fn(&Case) -> bool| {
             let mut t = Tally::default();
             let mut n = 0;
-            for (case, ct) in cases.iter().zip(&tallies) {
+            for (case, ct) in cases.iter().zip(tallies) {
                 if pick(case) {
                     t.add(ct);
                     n += 1;
@@ -430,6 +451,9 @@ impl Score {
                 )
             };
         };
+        let row = |out: &mut String, label: &str, trap: bool, pick: &dyn Fn(&Case) -> bool| {
+            rows(out, &tallies, label, trap, pick)
+        };
         for (trap, kind) in kinds {
             let label = if trap { format!("{kind} (trap)") } else { kind.to_string() };
             row(&mut out, &label, trap, &|c: &Case| c.kind == kind && c.expect.is_none() == trap);
@@ -438,6 +462,9 @@ impl Score {
             row(&mut out, lang, false, &|c: &Case| c.lang == lang);
         }
         row(&mut out, "all", false, &|_: &Case| true);
+        if cases.iter().any(|c| !c.also.is_empty()) {
+            rows(&mut out, &with_also, "all, with `also`", false, &|_: &Case| true);
+        }
         out
     }
 
@@ -447,7 +474,7 @@ impl Score {
         for (i, (case, got)) in cases.iter().zip(&self.got).enumerate() {
             let mut wrong = Vec::new();
             for (assistant, g) in ASSISTANTS.iter().zip(got) {
-                let t = tally(case, g);
+                let t = tally(case, g, false);
                 if t.fp + t.fn_ > 0 || t.with_facts > t.all_facts {
                     let proposed: Vec<String> =
                         g.iter().map(|(term, e)| format!("{term}: {e}")).collect();

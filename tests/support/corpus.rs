@@ -44,6 +44,9 @@ pub struct Case {
     pub kind: String,
     /// Literal fragments the proposal's explanation must hold (positives; may be empty).
     pub facts: Vec<String>,
+    /// Other spellings of the same term the case's writer would accept (`"also"`; may be
+    /// empty): scored apart from `expect`, in a row of its own.
+    pub also: Vec<String>,
 }
 
 /// A user's message and the assistant's reply.
@@ -71,7 +74,10 @@ impl Case {
             user: n["user"].as_str().expect("`next` has `user`").to_string(),
             after: n["after"].as_str().unwrap_or_default().to_string(),
         });
-        let facts = v["facts"].as_array().into_iter().flatten();
+        let strings = |name: &str| -> Vec<String> {
+            let items = v[name].as_array().into_iter().flatten();
+            items.map(|f| f.as_str().expect("a list of strings").to_string()).collect()
+        };
         Case {
             lang: field("lang"),
             before: text(&v["before"]),
@@ -81,7 +87,8 @@ impl Case {
             next,
             expect: v["expect"].as_str().map(String::from),
             kind: field("kind"),
-            facts: facts.map(|f| f.as_str().expect("facts are strings").to_string()).collect(),
+            facts: strings("facts"),
+            also: strings("also"),
         }
     }
 
