@@ -182,7 +182,7 @@ static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:注意|记着|这几条|先在|只能|只许|一律|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
+        r"(?:注意|记着|这几条|先在|只能|只许|只在|只有在|绝不|绝对不|不得|严禁|一律|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|统一用|默认用|千万别|千万不要)",
     )
 });
 /// "每次跑 make check 都要十分钟": 都要 says how long it takes, not what to do.
@@ -213,7 +213,7 @@ static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|from now on|from here on|from here on out|from this point on|going forward|moving forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|dont ever|as a rule|in general|by default|,\s*ever|in this (?:project|repo|repository|codebase)|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|anywhere (?:except|but|other than)|until i (?:say|approve|confirm))\b|^(?:an?\s+|one\s+|another\s+|new\s+)?(?:house |ground |team |standing )?(?:rule|policy|convention)s?\b[^:]{0,40}:|^(?:please\s+|pls\s+|can you\s+)?stop\s+(?:running|using|calling|touching|editing|modifying|installing|adding|changing|deleting|removing|updating|bumping|upgrading|passing|committing|pushing|generating|creating|writing)\b",
+        r"(?i)\b(?:never|always|from now on|from here on|from here on out|from this point on|going forward|moving forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|dont ever|as a rule|in general|by default|,\s*ever|in this (?:project|repo|repository|codebase)|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|anywhere (?:except|but|other than)|until i (?:say|approve|confirm))\b|^(?:an?\s+|one\s+|another\s+|new\s+)?(?:house |ground |team |standing |quick |small |hard |simple )?(?:rule|policy|convention)s?\b[^:]{0,40}:|\bfor the rest of (?:this|the) (?:project|session|repo|codebase)\b|^for (?:any|every|each|all) (?:prs?|mrs?|changes?|commits?|diffs?)\b|^(?:please\s+|pls\s+|can you\s+)?stop\s+(?:running|using|calling|touching|editing|modifying|installing|adding|changing|deleting|removing|updating|bumping|upgrading|passing|committing|pushing|generating|creating|writing)\b",
     )
 });
 /// A convention about a tool or library, said without "always": "prefer date-fns over moment",

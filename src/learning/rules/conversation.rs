@@ -33,6 +33,9 @@ pub struct Conversation {
     more: bool,
     /// The assistant asked about the term the last user turn proposed.
     asked_more: bool,
+    /// The term the last user turn announced with no meaning yet ("定义一个词：“慢单”"): the
+    /// next user turn says what it means, as if the assistant had asked.
+    announced: Option<String>,
     pub found: Vec<(Candidate, u64)>,
 }
 
@@ -66,7 +69,15 @@ impl Conversation {
         self.more = whole::unfinished(prose);
         // An answer to the assistant's question about a word is read first: its sentences
         // explain that word, whatever else they look like ("… >2x = page someone").
-        let answered = self.asked.take().and_then(|asked| answer(&asked, prose));
+        // (The term announced first: the assistant's "what does it mean?" asks about it.)
+        let announced = self.announced.take().map(|term| answer::Asked {
+            term,
+            loose: false,
+            guess: None,
+            options: Vec::new(),
+        });
+        let asked = announced.or(self.asked.take());
+        let answered = asked.and_then(|asked| answer(&asked, prose));
         // "不是 Y，是 X —— X 是…" after the assistant said Y: X, misread (its explanation is
         // the rest of the turn already).
         // (Not when the assistant asked about the term just defined: "是三色标记吗？" answered
@@ -91,6 +102,9 @@ impl Conversation {
             self.sentences(prose, line, carry, previous, answering);
         }
         generic::screen(&mut self.found, self.turn_start, prose);
+        if self.found.len() == before {
+            self.announced = whole::announced(prose);
+        }
         self.last_turn = self.found.len() - self.turn_start.min(self.found.len());
         self.unread = (self.last_turn == 0 && carry.is_none() && !looks_like_secret(prose))
             .then(|| (prose.to_string(), line));
@@ -320,6 +334,7 @@ impl Conversation {
         self.more = false;
         self.asked_more = false;
         self.asked = None;
+        self.announced = None;
         self.last_turn = 0;
         self.unread = None;
     }
@@ -380,8 +395,10 @@ const CONFIRMED_BONUS: f64 = 0.1;
 fn plain(prose: &str) -> String {
     // Not "__": it is part of identifiers (`__snapshots__/`, `__init__.py`) more often than
     // emphasis.
+    // A full-width "＝" is the same sign ("“净收入”＝GMV 减退款").
     prose
         .replace("**", "")
+        .replace('＝', "=")
         .chars()
         .filter(|c| !matches!(*c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0xFE0F | 0x200D))
         .collect()

@@ -67,11 +67,55 @@ static SPELLED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "纠正一下 不是“设备台账”，我们统一叫“资产卡片”", "那个不叫电子证照接口，我们叫“证照库”": the
 /// name the team uses instead.
+/// "我们不叫 feature store，统一叫“特征仓”", "不是 modem 模块，那个叫“通信板”": what it is not is
+/// kept as the user wrote it.
 static ZH_CALLED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?:不是|不叫)\s*["“「]?([^\s，,。“”「」]{2,12})["”」]?\s*[，,]\s*(?:我们|大家|这边|咱们)?(?:统一|一般|都|内部)?(?:叫|叫做|称为)\s*["“「]([^”"」]{2,12})["”」]\s*(?:[，,。；;]\s*(.*))?$"#,
+        r#"((?:不是|不叫)\s*["“「]?([^，,。“”「」]{2,20}?)["”」]?)\s*[，,]\s*(?:那个|这个|它)?(?:我们|大家|这边|咱们)?(?:都|也)?(?:统一|一般|都|内部)?(?:叫|叫做|称为|叫它)\s*["“「]([^”"」]{2,12})["”」]\s*(?:[，,。；;]\s*(.*))?$"#,
     )
 });
+
+/// "不是 pulsar，我们用的是 RocketMQ，…", "不对，我们游戏组不用 PLAT，用的是 GAME 项目，…": what is
+/// used instead, and what is not (as the user wrote it).
+static ZH_USED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"((?:不是|不用|没用|不走)\s*["“「`]?[A-Za-z\p{Han}][\w.+-]*["”」`]?)\s*(?:了)?\s*[，,]\s*(?:我们|这边|咱们)?(?:用的是|用的|用|走的是|走|换成了|改用)\s*["“「`]?([A-Za-z][\w.+-]*)["”」`]?\s*(?:项目|服务|集群|框架|库|平台|方案)?\s*(?:[，,。；;]\s*(.*))?$"#,
+    )
+});
+
+/// "we don't use kafka for that, it's NATS JetStream, stream name orders.v2": what is used
+/// instead, and what is not.
+static EN_USED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(?:no,?\s+|nope,?\s+)?(?:we\s+)?(?:don'?t|do not|no longer|never|stopped|aren'?t|are not)\s+(?:use|using|run|running|on)\s+([\w.-]+(?:\s[\w.-]+)?)(?:\s+(?:for (?:that|this|it)|anymore|any more|here))*\s*[,;—–-]+\s*(?:it'?s|its|we use|we'?re on|we moved to|we switched to|that'?s|we run)\s+["`']?((?-i:[A-Z][\w.-]*(?:\s[A-Z][\w.-]*)?)|[a-z][\w.]*[-_][\w.-]+)["`']?\s*(?:[,;.]\s*(.*))?$"#,
+    )
+});
+
+/// After a "no": "it's OrderRouter (router, not rooter), and not the gateway either — …",
+/// "HALLO — all caps, it's the hospital appointment lookup layer", "是“鲸洛平台”，洛阳的洛，
+/// 是…": the name set right, with what the user adds about it.
+fn set_right(s: &str) -> Option<Candidate> {
+    static EN: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"^(?:(?i:it'?s|its|it is|should be|the name is)\s+)?["“'`]?((?:[A-Z][a-z0-9]+){2,}|[A-Z][A-Z0-9]{2,}|[A-Za-z][\w.]*[-_][\w.-]+|[A-Z][a-z]{2,})["”'`]?\s*(?:\(([^)]{1,60})\))?\s*(?:[,;:]|\s[—–-]+)\s*(?:(?i:and)\s+)?(.{4,})$"#,
+        )
+    });
+    static ZH: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"^(?:是|应该是|叫|应该叫)\s*(?:["“「]([^"”」]{1,16})["”」]|([A-Za-z][\w.-]+))\s*[，,；;]\s*(.{2,})$"#,
+        )
+    });
+    if let Some(c) = EN.captures(s) {
+        let rest = &c[3];
+        let explanation = match c.get(2) {
+            Some(paren) => join(paren.as_str(), Some(rest)),
+            None => rest.to_string(),
+        };
+        return make(&c[1], &explanation, Kind::Correction, 0.8);
+    }
+    let c = ZH.captures(s)?;
+    make(c.get(1).or(c.get(2))?.as_str(), &c[3], Kind::Correction, 0.8)
+}
 
 /// After a "no": "I said `api-latency-v2`", "I meant X".
 static I_SAID: LazyLock<Regex> = LazyLock::new(|| {
@@ -95,6 +139,14 @@ static ITS_NOT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) fn correction(s: &str) -> Option<Candidate> {
+    if let Some(c) = EN_USED_INSTEAD.captures(s) {
+        let rest = c.get(3).map_or("", |m| m.as_str());
+        let not = format!("not {}", &c[1]);
+        let explanation = if rest.trim().is_empty() { not } else { join(rest, Some(&not)) };
+        if let Some(c) = make(&c[2], &explanation, Kind::Correction, 0.8) {
+            return Some(c);
+        }
+    }
     if let Some(c) = ITS_NOT.captures(s) {
         let rest = c.get(3).map_or("", |m| m.as_str());
         let not = format!("not {}", &c[2]);
@@ -103,11 +155,12 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
             return Some(c);
         }
     }
-    if let Some(c) = ZH_CALLED_INSTEAD.captures(s) {
-        let rest = c.get(3).map_or("", |m| m.as_str());
-        let not = format!("不是{}", &c[1]);
-        let explanation = if rest.is_empty() { not } else { format!("{rest}（{not}）") };
-        if let Some(c) = make(&c[2], &explanation, Kind::Correction, 0.8) {
+    if let Some(c) = ZH_CALLED_INSTEAD.captures(s).or_else(|| ZH_USED_INSTEAD.captures(s)) {
+        let (not, term) = (&c[1], c.get(c.len() - 2).map_or("", |m| m.as_str()));
+        let rest = c.get(c.len() - 1).map_or("", |m| m.as_str());
+        let explanation =
+            if rest.is_empty() { not.to_string() } else { format!("{rest}（{not}）") };
+        if let Some(c) = make(term, &explanation, Kind::Correction, 0.8) {
             return Some(c);
         }
     }
@@ -223,8 +276,10 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
     // (a common word stays a common word, screened as such).
     match after_no {
         Some(rest) => {
-            let mut c =
-                defines(rest).or_else(|| correction(rest)).or_else(|| loose_definition(rest))?;
+            let mut c = set_right(rest)
+                .or_else(|| defines(rest))
+                .or_else(|| correction(rest))
+                .or_else(|| loose_definition(rest))?;
             c.kind = Kind::Correction;
             Some(c)
         }
@@ -273,6 +328,6 @@ static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on)[,.!]*\s+)?(?:(?:(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?fix to what (?:you|i) (?:wrote|said|did)|you'?re (?:reading|looking at|using|editing) the wrong (?:one|\w+)|(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?correction(?:\s+(?:on|to|about)\s+[^:,]{1,40})?|to correct myself|i was wrong(?: earlier| before)?|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|不是\s*[^，,。\s]{1,12}[，,]\s*|(?:更正|纠正)(?:一下)?(?:之前|刚才|前面|上面)(?:说的|讲的|的)?[，,：:\s]*|(?:(?:你看错了|看错了|之前说错了|刚才说错了|前面说错了|我说错了|说错了|更正|纠正|改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
+        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on|[\w.-]{1,30}\?)[,.!]*\s+)?(?:(?:a\s+)?(?:small|quick|little|minor|one)\s+(?:fix|typo|correction)\s*[:：]\s*|(?:(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?fix to what (?:you|i) (?:wrote|said|did)|you'?re (?:reading|looking at|using|editing) the wrong (?:one|\w+)|(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?correction(?:\s+(?:on|to|about)\s+[^:,]{1,40})?|to correct myself|i was wrong(?: earlier| before)?|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|不是\s*[^，,。\s]{1,12}[，,]\s*|(?:更正|纠正)(?:一下)?(?:之前|刚才|前面|上面)(?:说的|讲的|的)?[，,：:\s]*|(?:(?:你看错了|看错了|打错了|写错了|拼错了|敲错了|打错字了|笔误|之前说错了|刚才说错了|前面说错了|我说错了|说错了|更正|纠正|改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
     )
 });

@@ -310,3 +310,196 @@ fn shapes_learnt_from_part_g() {
         "{found:?}"
     );
 }
+
+#[test]
+fn corrections_that_name_what_is_used_instead() {
+    // What part N showed: a name set right after "small fix:", "打错了", "halo? no,"; what is
+    // used instead of what ("不用 X，用的是 Y"); what it is not, kept as the user wrote it.
+    for (before, user, term, facts) in [
+        (
+            "I'll wire it into the OrderRooter.",
+            "small fix: it's OrderRouter (router, not rooter), and not the gateway either — the gateway was retired, OrderRouter lives in services/order-router",
+            "OrderRouter",
+            &["not the gateway", "services/order-router"][..],
+        ),
+        (
+            "I'll add the halo client.",
+            "halo? no, HALLO — all caps, it's the hospital appointment lookup layer, folder is svc/hallo-lookup",
+            "HALLO",
+            &["hospital appointment lookup", "svc/hallo-lookup"],
+        ),
+        (
+            "我先看下鲸落平台的日志。",
+            "打错了，是“鲸洛平台”，洛阳的洛，是我们的边缘网关管理平台，日志在 /var/log/jingluo/",
+            "鲸洛平台",
+            &["边缘网关管理平台", "/var/log/jingluo/"],
+        ),
+        (
+            "我建一个 PLAT 的工单。",
+            "不对，我们游戏组不用 PLAT，用的是 GAME 项目，key 格式 GAME-1234，需求走 GDD 看板",
+            "GAME",
+            &["不用 PLAT", "GAME-1234", "GDD 看板"],
+        ),
+        (
+            "我去看 pulsar 的消费延迟。",
+            "不是 pulsar，我们用的是 RocketMQ，消费组叫 cg_order_sync，配置在 conf/mq.properties",
+            "RocketMQ",
+            &["不是 pulsar", "cg_order_sync"],
+        ),
+        (
+            "我先看 feature store 的配置。",
+            "我们不叫 feature store，统一叫“特征仓”，底层是 feast，仓库在 git/ml/feature-repo",
+            "特征仓",
+            &["不叫 feature store", "feast"],
+        ),
+        (
+            "modem 模块的驱动我来改。",
+            "不是 modem 模块，那个叫“通信板”，板子上是 EC20，驱动在 drivers/comm/",
+            "通信板",
+            &["不是 modem 模块", "EC20", "drivers/comm/"],
+        ),
+    ] {
+        let found = whole_talk(&[(before, user)]);
+        assert_eq!(found.len(), 1, "{user}: {found:?}");
+        assert_eq!(found[0].0, term, "{user}");
+        for fact in facts {
+            assert!(found[0].1.contains(fact), "{user}: {fact} in {found:?}");
+        }
+    }
+}
+
+#[test]
+fn rules_and_definitions_part_n_showed() {
+    // Standing rules whose lead is new ("规矩是这样的：", "一直都这样处理：碰到 X，…", a side's
+    // "约定", "going forward, for X:" before a place); definitions announced first ("定义一个
+    // 词：“X”"), named as a way of naming ("“X”这个叫法："), or continued after "上一条没说完",
+    // "续上", "forgot to say"; a setting kept for a side ("安卓那边 minSdk 是 24").
+    for (turns, term, facts) in [
+        (
+            vec![("", "规矩是这样的：安卓发版只在周三提审，周五绝不提；紧急修复走加急通道，分支从 release/android 拉")],
+            "安卓发版",
+            &["周五绝不提", "release/android"][..],
+        ),
+        (
+            vec![("", "一直都这样处理：碰到 gradle 同步失败，别去删 ~/.gradle 整个目录，先删 caches/transforms-3 再同步")],
+            "gradle 同步失败",
+            &["caches/transforms-3"],
+        ),
+        (
+            vec![("", "前端这边的约定：组件库里不准直接写颜色值，一律用 tokens/colors.ts 里的变量")],
+            "组件库",
+            &["tokens/colors.ts"],
+        ),
+        (
+            vec![("", "going forward, for the eval scripts: don't touch anything in eval/legacy/, new metrics go in eval/metrics/ with a test")],
+            "eval scripts",
+            &["eval/legacy/", "eval/metrics/"],
+        ),
+        (
+            vec![("", "定义一个词：“僵尸单”"), ("好的，请说。", "就是支付成功但 30 分钟没出库的订单，由 zombie_order_job 捞出来推给仓库")],
+            "僵尸单",
+            &["30 分钟", "zombie_order_job"],
+        ),
+        (
+            vec![("", "new term: `cold path`"), ("Sure, what does it mean?", "the requests that miss every cache and hit the origin, tracked in dashboards/cold.json")],
+            "cold path",
+            &["miss every cache", "dashboards/cold.json"],
+        ),
+        (
+            vec![("", "跟你说下“蓝环境”这个叫法：是我们备用的生产集群，不是预发"), ("明白。", "续上：蓝环境在 blue.k8s 上，平时不接流量")],
+            "蓝环境",
+            &["不是预发", "blue.k8s"],
+        ),
+        (
+            vec![("", "“冷备机”是指机房里第二台数据库主机"), ("好的。", "上一条没说完：它每 5 分钟从主库拉一次 binlog")],
+            "冷备机",
+            &["第二台数据库主机", "binlog"],
+        ),
+        (
+            vec![("", "'hot shard' = a shard above 80% cpu"), ("OK.", "...forgot to say, the list is in ops/hot_shards.yaml")],
+            "hot shard",
+            &["80% cpu", "ops/hot_shards.yaml"],
+        ),
+        (
+            vec![("", "记住哈，iOS 那边 deploymentTarget 是 15，不是 13，别再按 13 兼容了，xcconfig 里统一管")],
+            "deploymentTarget",
+            &["不是 13"],
+        ),
+    ] {
+        let found = whole_talk(&turns);
+        assert_eq!(found.len(), 1, "{turns:?}: {found:?}");
+        assert_eq!(found[0].0, term, "{turns:?}");
+        for fact in facts {
+            assert!(found[0].1.contains(fact), "{fact} in {found:?}");
+        }
+        assert!(!found[0].1.contains("续上") && !found[0].1.contains("forgot"), "{found:?}");
+    }
+    // A definition taken back ("don't write that down"), a serial console's log, a contract's
+    // words quoted on one line: nothing.
+    for turns in [
+        vec![("", "we call the billing module 'Ledgerly' — hmm no, don't write that down, naming is with legal")],
+        vec![("", "串口打出来的：\nBOOT: state SAFE means brownout detected\nBOOT: entering SAFE\n为什么老进 safe")],
+        vec![("", "协议里是这么写的：“可用性指每月可用分钟数除以总分钟数”。按这个口径算下上月的")],
+    ] {
+        assert!(whole_talk(&turns).is_empty(), "{turns:?}: {:?}", whole_talk(&turns));
+    }
+}
+
+#[test]
+fn shapes_written_to_generalise_from_part_n() {
+    // Variants of what part N showed, in words no part had used: rules over what changes touch,
+    // "for the rest of this project", a team's "习惯" and a lead that names no subject; "we
+    // don't use X, it's Y"; a quoted name alone before a dash; where a kept thing lives.
+    for (turns, term, fact) in [
+        (
+            vec![("", "quick rule: anything touching the billing tables needs a migration review from @dba, hotfixes can be reviewed after")],
+            "billing tables",
+            "@dba",
+        ),
+        (
+            vec![("", "for any PR that touches the auth middleware, add a test in tests/auth/ and ping the security channel")],
+            "auth middleware",
+            "tests/auth/",
+        ),
+        (
+            vec![("", "one thing for the rest of this project: feature flags get cleaned up within two sprints, list lives in flags/registry.yaml")],
+            "feature flags",
+            "flags/registry.yaml",
+        ),
+        (
+            vec![("", "我们组的习惯：接口返回的金额一律用分，不用元；展示层再换算")],
+            "接口返回的金额",
+            "不用元",
+        ),
+        (
+            vec![("", "提醒一下以后的规则：埋点事件名统一 snake_case，不要用驼峰，新增事件要先在 tracking/events.md 登记")],
+            "埋点事件名",
+            "tracking/events.md",
+        ),
+        (
+            vec![("I'll look at the Kafka consumer.", "we don't use kafka for that, it's NATS JetStream, stream name orders.v2")],
+            "NATS JetStream",
+            "not kafka",
+        ),
+        (
+            vec![("", "先说个词，“回流”，"), ("好的，请继续。", "指的是已经流失超过 30 天又回来下单的用户，标签在 user_tags.returned")],
+            "回流",
+            "user_tags.returned",
+        ),
+        (
+            vec![("", "帮我记一下，灰度开关在 apollo 的 gray.switch 这个 key 上，改之前要在群里说一声")],
+            "灰度开关",
+            "gray.switch",
+        ),
+        (
+            vec![("", "记下来：财务口径的“净收入”＝GMV 减退款减优惠券，不含运费")],
+            "净收入",
+            "不含运费",
+        ),
+    ] {
+        let found = whole_talk(&turns);
+        assert_eq!(found.len(), 1, "{turns:?}: {found:?}");
+        assert_eq!(found[0].0, term, "{turns:?}");
+        assert!(found[0].1.contains(fact), "{fact} in {found:?}");
+    }
+}

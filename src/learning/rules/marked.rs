@@ -27,6 +27,17 @@ pub(super) fn zh_named_is(s: &str) -> Option<Candidate> {
             r#"^(?:我们的?|这里的?)?\s*([A-Z][A-Za-z0-9_]{1,15}|“[^”]{2,12}”)\s*((?:不含|不包含|不包括|只算|只包括|只含|只统计|包括|包含).{4,})$"#,
         )
     });
+    // "“小灰”这个叫法：是我们的灰度环境": a quoted name the sentence says is a way of naming.
+    static ZH_NAMING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"^[“"「]([^”"」]{1,12})[”"」]\s*(?:这个|这一?)?(?:叫法|说法|词|名字|称呼|概念|名词)\s*[：:，,]\s*(?:就是|是指|指的是|是|指)?\s*(.{3,})$"#,
+        )
+    });
+    if let Some(c) = ZH_NAMING.captures(s) {
+        if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.8) {
+            return Some(found);
+        }
+    }
     if let Some(c) = ZH_COUNTS.captures(s) {
         if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.75) {
             return Some(found);

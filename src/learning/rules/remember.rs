@@ -54,13 +54,16 @@ fn keep(inner: &str, asked_to_keep: bool) -> Option<Candidate> {
             None => c,
         }
     });
-    let mut c = read
+    // (A setting where it holds first: "iOS 那边 deploymentTarget 是 15" is not about iOS.)
+    let mut c = scoped_value(&inner)
+        .or(read)
         .or_else(|| remembered_thing(&inner))
         .or_else(|| loose_definition(&inner))
         .or_else(|| loose_in_clause(&inner))
         .or_else(|| asked_to_keep.then(|| remembered_subject(&inner)).flatten())
         .or(rule)
         .or_else(|| asked_to_keep.then(|| stated_fact(&inner)).flatten())
+        .or_else(|| asked_to_keep.then(|| located(&inner)).flatten())
         .or_else(|| asked_to_keep.then(|| spaced_first(&inner)).flatten())?;
     c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
     Some(c)
@@ -75,6 +78,30 @@ fn stated_fact(inner: &str) -> Option<Candidate> {
         )
     });
     let c = FACT.captures(inner)?;
+    make(&c[1], inner, Kind::Definition, 0.75)
+}
+
+/// "灰度开关在 apollo 的 gray.switch 这个 key 上，改之前…": where a named thing lives, asked
+/// to be kept.
+fn located(inner: &str) -> Option<Candidate> {
+    static AT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(\p{Han}{2,8}|[A-Za-z][\w.-]*)\s*(?:在|放在|存在|存放在|位于|配在|配置在|定义在)\s*[A-Za-z0-9`/.~]",
+        )
+    });
+    let c = AT.captures(inner)?;
+    make(&c[1], inner, Kind::Definition, 0.75)
+}
+
+/// "安卓那边 minSdk 是 24，不是 21，…": a setting's value where it holds, before any rule the
+/// rest of the sentence makes of it.
+fn scoped_value(inner: &str) -> Option<Candidate> {
+    static VALUE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^[\p{Han}A-Za-z0-9]{1,8}?\s*(?:那边|这边|端|侧|里|上|中|环境)\s*(?:的\s*)?([A-Za-z][\w.-]*)\s*(?:是|为|=|用的是)\s*[^，,。；;\s]",
+        )
+    });
+    let c = VALUE.captures(inner)?;
     make(&c[1], inner, Kind::Definition, 0.75)
 }
 

@@ -54,7 +54,9 @@ pub(super) fn declared(s: &str) -> Option<String> {
         .or_else(|| ZH.captures(s))
         .or_else(|| ZH_HOW.captures(s))
         .or_else(|| EN_IN.captures(s))?;
-    usable(c.get(1).or(c.get(2))?.as_str())
+    let subject = c.get(1).or(c.get(2))?.as_str();
+    // "嵌入式这边的约定：…": where it holds; [`named`] reads what it is about.
+    (!SIDE.is_match(subject.trim())).then(|| usable(subject)).flatten()
 }
 
 /// The subject `s` names for its rule, if it names one in a form that says so.
@@ -76,7 +78,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     // lead names, then what it always or never is.
     static EN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:btw|also|and|ok|heads up)[,]?\s+)?(?:always|going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?\s*[:,]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?(?:\s*\([^)]{0,60}\))?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes)\b",
+            r"(?i)^(?:(?:btw|also|and|ok|heads up)[,]?\s+)?(?:always|going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:one thing\s+|heads up\s+)?for the rest of (?:this|the) (?:project|session|repo|codebase)|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?\s*[:,]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?(?:\s*\([^)]{0,60}\))?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes|get|gets|stay|stays|live|lives)\b",
         )
     });
     // "the payout-batch job must never run twice …": a named thing, and what it must.
@@ -87,6 +89,21 @@ pub(super) fn named(s: &str) -> Option<String> {
     });
     if let Some(c) = NAMED_MUST.captures(s) {
         return usable(&c[1]);
+    }
+    // "going forward, for the training configs: don't touch anything in configs/frozen/": the
+    // subject said first, before the place a clause of the rule names.
+    if let Some(subject) = EN.captures(s.trim_start()).and_then(|c| usable(c[1].trim())) {
+        return Some(subject);
+    }
+    // "quick rule: anything touching the billing tables needs …", "for any PR that touches the
+    // auth middleware, add …": what the changes touch.
+    static CHANGES_TO: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:(?:quick|one|small|new|house|standing|hard)\s+)?(?:rule|policy|going forward|from now on|for the rest of (?:this|the) (?:project|session|repo))?[,:]?\s*(?:for\s+)?(?:anything|everything|any (?:pr|mr|change|commit|diff)|every (?:pr|mr|change|commit)|each (?:pr|mr|change)|all (?:prs|changes|code))\s+(?:that\s+|which\s+)?(?:touching|touches|touch|changing|changes|modifying|modifies)\s+(?:the\s+|our\s+|any\s+)?([\w./-]+(?:\s[\w./-]+)?)\s*(?:[:：,]|\s+(?:needs?|must|should|requires?|has to|have to|gets?)\b)",
+        )
+    });
+    if let Some(subject) = CHANGES_TO.captures(s.trim_start()).and_then(|c| usable(c[1].trim())) {
+        return Some(subject);
     }
     // "going forward never hand edit anything in src/gen/, …": a rule about a place.
     static PLACE: LazyLock<Regex> = LazyLock::new(|| {
@@ -100,6 +117,14 @@ pub(super) fn named(s: &str) -> Option<String> {
     let lower = s.trim_start();
     for (pattern, command_free) in [(&*EN, false), (&*EN_TOUCH, true), (&*EN_LEAD, false)] {
         let Some(c) = pattern.captures(lower) else { continue };
+        // "every new endpoint gets an entry in openapi.yaml": what each one gets is the rule's
+        // term, not the trigger ("feature flags get cleaned up" is about feature flags).
+        let lead = c[0].to_lowercase();
+        if (lead.ends_with(" get") || lead.ends_with(" gets"))
+            && [" every ", " each ", " any "].iter().any(|q| lead.contains(q))
+        {
+            continue;
+        }
         let Some(subject) = c.get(1).or(c.get(2)).map(|m| m.as_str().trim()) else { continue };
         if command_free && names_command(s) {
             continue;
@@ -121,7 +146,7 @@ fn zh(s: &str) -> Option<String> {
     });
     static RULES_OF: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|要求|规范)\s*(?:是|如下|都这样|[^：:，,。]{{0,6}})?\s*[：:，,]"
+            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|要求|规范|习惯|惯例|做法)\s*(?:是|如下|都这样|[^：:，,。]{{0,6}})?\s*[：:，,]"
         ))
     });
     // "以后改 接口文档 都这样", "写单测的时候注意", "以后改 proto 文件一律先…": doing something
@@ -135,7 +160,7 @@ fn zh(s: &str) -> Option<String> {
     // 必须…", "以后 native so 库一律用…": the subject, then a word that makes it a rule.
     static LEADS: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:[^，,。：:]{{0,6}}?(?:规矩|规则|约定|规定|原则|规范|一直有效|长期有效)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:(?:所有|全部|任何)\s*[A-Za-z0-9\p{{Han}}]{{1,8}}\s*的)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改完|改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|不许|不准|禁止|永远|绝不|绝对不|都走|都用|都放|都要|都得|都不要|都不能|都别|不能)"
+            r"^(?:[^，,。：:]{{0,10}}?(?:规矩|规则|约定|规定|原则|规范|习惯|惯例|一直有效|长期有效)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:(?:所有|全部|任何)\s*[A-Za-z0-9\p{{Han}}]{{1,8}}\s*的)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改完|改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|只在|只有在|不许|不准|禁止|永远|绝不|绝对不|从不|都走|都用|都放|都要|都得|都不要|都不能|都别|不能)"
         ))
     });
     // A word set apart by spaces in a Chinese rule ("以后跑 回填 任务一律加…"): the user's own
@@ -160,13 +185,30 @@ fn zh(s: &str) -> Option<String> {
             r"^(?:以后|今后|往后|每次)\s*(?:提交|发布|合并|上线|部署|发)\s*({SUBJECT})\s*(?:前|之前|的时候|时)\s*[，,]?\s*(?:都|一律|必须|务必|一定)"
         ))
     });
+    // "一直都这样处理：碰到 shader 编译报错，别去改 …": what the rule is for when it happens.
+    static WHEN: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"^(?:[^，,。：:]{{0,12}}[：:])?\s*(?:以后|今后|往后)?\s*(?:每次|只要|一旦)?\s*(?:碰到|遇到|出现|赶上)\s*({SUBJECT}){PAREN}\s*(?:的时候|时)?\s*[，,]"
+        ))
+    });
     let s = s.trim_start();
-    if let Some(c) =
-        TOUCHING.captures(s).or_else(|| UNDER.captures(s)).or_else(|| BEFORE.captures(s))
+    if let Some(c) = TOUCHING
+        .captures(s)
+        .or_else(|| UNDER.captures(s))
+        .or_else(|| BEFORE.captures(s))
+        .or_else(|| WHEN.captures(s))
     {
         return usable(&c[1]);
     }
     if let Some(c) = ABOUT.captures(s).or_else(|| RULES_OF.captures(s)) {
+        // "嵌入式这边的约定：中断服务函数里不准 …": a team or a side is where the rule holds;
+        // what it is about follows the colon.
+        if SIDE.is_match(c[1].trim()) || LEAD_ONLY.is_match(c[1].trim()) {
+            let rest = s[c.get(0).map_or(0, |m| m.end())..].trim_start();
+            // ("中断服务函数里不准 …": where in it, too, is no part of it.)
+            let inner = zh(rest)?;
+            return usable(inner.strip_suffix(['里', '中']).unwrap_or(&inner));
+        }
         return usable(&c[1]);
     }
     if let Some(c) = DOING.captures(s) {
@@ -202,6 +244,15 @@ fn zh(s: &str) -> Option<String> {
         .then(|| usable(subject))
         .flatten()
 }
+
+/// A team, a side or a field, where a rule holds rather than what it is about: "嵌入式这边",
+/// "后端团队", "前端方面".
+static SIDE: LazyLock<Regex> = LazyLock::new(|| re(r"(?:这边|那边|团队|组|方面|这块|侧|端)$"));
+
+/// What opens a rule without naming its subject: "提醒一下以后的规则：", "我们组的习惯：".
+static LEAD_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:以后|今后|往后|提醒|一下|新的?|我们|咱们|大家|团队|组)$|^(?:提醒|补充|再说|说下)")
+});
 
 /// `subject` when it names something: not a pronoun, the scope of the rule ("this repo"), or
 /// a clause.

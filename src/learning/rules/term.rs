@@ -26,7 +26,9 @@ pub(super) fn make(
     let explanation = tidy(until_request(explanation));
     let chars = term.chars().count();
     // One letter ("V{版本}__描述.sql" → "V") names nothing a prompt would mean.
-    let letter = chars == 1 && term.is_ascii();
+    // One Han character is a verb or a particle far more often than a name ("不是 pulsar，我们用
+    // 的是 RocketMQ" once proposed `用`); a Greek letter is a name ("β 在这个模型里是 …").
+    let letter = chars == 1 && (term.is_ascii() || term.chars().all(super::scoped::is_han));
     if chars == 0 || letter || chars > 40 || term.split_whitespace().count() > 4 {
         return None;
     }

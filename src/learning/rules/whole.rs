@@ -36,7 +36,16 @@ pub(super) fn add_not(explanation: &mut String, said: &str) {
 
 /// The text `sentence` adds to an explanation, or none when it is about something else.
 pub(super) fn continues(sentence: &str, mark: Option<char>) -> Option<String> {
-    let s = strip_filler(sentence.trim()).trim();
+    // "上一条没说完：它和主板…", "...forgot to say, it always …": the words that say it goes
+    // on are no part of what it says.
+    static GOES_ON: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:\.{2,}|…+)?\s*(?:上一?条没说完|还没说完|没说完|续上|接上条|接上一条|忘了说|忘说了|(?:oh,?\s+)?(?:i\s+)?forgot to (?:say|mention|add)|(?:i\s+)?hit enter too (?:soon|early))\s*[，,：:;；.]*\s*",
+        )
+    });
+    let s = sentence.trim();
+    let s = GOES_ON.find(s).map_or(s, |m| &s[m.end()..]);
+    let s = strip_filler(s).trim();
     if s.chars().count() < 4 || asks(s, mark) || retraction(s).is_some() {
         return None;
     }
@@ -102,13 +111,32 @@ pub(super) fn fit(text: &str, room: usize) -> Option<&str> {
 /// "scratch that", "don't record it", "forget that", "never mind".
 static RETRACTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|忽略这句|忽略这条|忽略上面|记混了|\bnot final\b|\b(?:isn't|is not|not) settled\b|\bignore it\b|\b(?:don'?t|do not) put (?:it|this|that) in (?:the|your) glossary\b|\bjoke name\b|\b(?:don'?t|do not) add (?:it|this|that) to (?:the|your) glossary\b|^撤回|撤回(?:上面|刚才|前面)?(?:那条|这条|那句|这句)|作废|那条不算|这条不算|上面那条不算|不算数|\bretract (?:that|it)\b|\bwithdraw (?:that|it)\b|\bthat doesn'?t count\b|\bcancel that\b|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\bhaven'?t decided (?:on )?the name\b)",
+        r"(?i)(?:别记|不要记|不用记|先不记|先别记|不记了|别记录|不要记录|先不要记|名字还没定|忽略这句|忽略这条|忽略上面|记混了|\bnot final\b|\b(?:isn't|is not|not) settled\b|\bignore it\b|\b(?:don'?t|do not) put (?:it|this|that) in (?:the|your) glossary\b|\bjoke name\b|\b(?:don'?t|do not) add (?:it|this|that) to (?:the|your) glossary\b|^撤回|撤回(?:上面|刚才|前面)?(?:那条|这条|那句|这句)|作废|那条不算|这条不算|上面那条不算|不算数|\bretract (?:that|it)\b|\bwithdraw (?:that|it)\b|\bthat doesn'?t count\b|\bcancel that\b|还没定名|名字没定|名字还没想好|还没拍板|别起名|不起名|不用起名|(?:——|—|……|…)\s*算了|^算了[。！!]*$|\bdon'?t (?:record|save|remember|note) (?:that|this|it|the name)\b|\bdo not (?:record|save|remember) (?:that|this|it)\b|\bforget (?:that|it|what i said)\b|\bscratch that\b|\bnever ?mind\b|\bdisregard (?:that|it)\b|\bignore (?:that|what i said)\b|\bname (?:isn't|is not) final\b|\b(?:don'?t|do not) write (?:that|this|it) down\b|\b(?:don'?t|do not) (?:write|jot) (?:that|this|it) (?:down|anywhere)\b|别写下来|别写进去|不要写下来|不要写进去|\bhaven'?t decided (?:on )?the name\b)",
     )
 });
 
 /// Where in `sentence` a retraction starts and ends, if it has one.
 pub(super) fn retraction(sentence: &str) -> Option<(usize, usize)> {
     RETRACTION.find_iter(sentence).last().map(|m| (m.start(), m.end()))
+}
+
+/// The term a message announces and leaves to the next one: "定义一个词：“慢单”", "new term:
+/// `hot path`", "名词解释：冷启动".
+pub(super) fn announced(prose: &str) -> Option<String> {
+    static ANNOUNCE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)^\s*(?:(?:先|再|我)?(?:定义|解释|说明)(?:一个|一下|个)?(?:词|名词|术语|概念|叫法)|名词解释|新(?:词|名词|术语)|(?:先|再)?(?:说|讲)(?:个|一个|一下)(?:词|名词|术语|叫法)|(?:let me |i'll |i want to )?define (?:a |one |another )?(?:new )?(?:term|word|name)|(?:a |one )?new (?:term|word|name)(?: for (?:you|the glossary))?|(?:a |one )?term for (?:you|the glossary)|glossary (?:entry|term))\s*[：:，,]\s*["“「'‘`]?([^"”」'’`\n]{1,30}?)["”」'’`]?\s*[。.!！，,]*\s*$"#,
+        )
+    });
+    // "so, 'the wall' -", "“回流”——": a quoted name alone, then a dash or a colon.
+    static NAME_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)^\s*(?:(?:so|ok|okay|right|and|one more)[,，]?\s+)?["“「'‘`]([^"”」'’`\n]{1,30})["”」'’`]\s*(?:[-–—:：]+|……|\.{3})\s*$"#,
+        )
+    });
+    let c = ANNOUNCE.captures(prose.trim()).or_else(|| NAME_ALONE.captures(prose.trim()))?;
+    let term = c[1].trim();
+    (!term.is_empty()).then(|| term.to_string())
 }
 
 /// A message that asks for more ("还有吗？", "go on", "anything else about X?"): the user's
@@ -152,7 +180,7 @@ pub(super) fn asks_about(reply: &str, c: &Candidate, asked: Option<&str>) -> boo
 pub(super) fn opens_continued(prose: &str) -> bool {
     static GO_ON: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^\s*(?:(?:对|嗯|是的|好|yes|yeah|yep|right|ok|okay)[，,.!！\s]+)?(?:接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体是|具体来讲|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|as opposed to\b|unlike\b|hit enter too (?:soon|early)\b|sent (?:it )?too (?:soon|early)\b|发早了|没说完|还没说完|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
+            r"(?i)^\s*(?:\.{2,}|…+)?\s*(?:(?:对|嗯|是的|好|yes|yeah|yep|right|ok|okay|oh|oops)[，,.!！\s]+)?(?:上一条没说完|上条没说完|续上|接上|接着|忘了说|忘说了|还忘了|(?:i\s+)?forgot to (?:say|mention|add)\b|oh and\b|接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体是|具体来讲|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|as opposed to\b|unlike\b|hit enter too (?:soon|early)\b|sent (?:it )?too (?:soon|early)\b|发早了|没说完|还没说完|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
         )
     });
     GO_ON.is_match(prose) || GO_ON.is_match(strip_filler(prose.trim_start()))
