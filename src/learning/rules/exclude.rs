@@ -48,9 +48,10 @@ pub(super) fn is_question(s: &str) -> bool {
 }
 
 fn is_question_plain(s: &str) -> bool {
-    // "格式是「模块: 改了什么」": an example in quotes asks nothing.
+    // "格式是「模块: 改了什么」": an example in quotes asks nothing. It stays a word: "是“蓝海
+    // 网关”不是蓝湖" is no "是不是".
     static QUOTED_PART: LazyLock<Regex> = LazyLock::new(|| re(r#"「[^」]*」|“[^”]*”|"[^"]*""#));
-    let s = &QUOTED_PART.replace_all(s, "");
+    let s = &QUOTED_PART.replace_all(s, "※");
     static Q: LazyLock<Regex> = LazyLock::new(|| {
         re(
             r"(?i)(?:^(?:what|how|why|where|when|who|which|can|could|should|would|do|does|did|is|are|will|shall)\b|[吗呢么啥]$|吗\s|什么|啥来着|是啥|指啥|怎么|为什么|为何|哪[^，,。；;]{0,8}$|是否|能不能|可不可以|要不要|是不是|有没有)",

@@ -503,3 +503,16 @@ fn shapes_written_to_generalise_from_part_n() {
         assert!(found[0].1.contains(fact), "{fact} in {found:?}");
     }
 }
+
+#[test]
+fn a_quoted_name_before_not_is_no_question() {
+    // "是“蓝海网关”不是蓝湖": with the quoted name taken out it read "是不是", a question.
+    let found = whole_talk(&[(
+        "我把蓝湖的配置也改一下。",
+        "是“蓝海网关”不是蓝湖，蓝湖是看设计稿那个工具。蓝海网关是我们对外开放平台的入口，配置在 gateway/lanhai/ 下面",
+    )]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "蓝海网关");
+    assert!(found[0].1.contains("不是蓝湖") && found[0].1.contains("gateway/lanhai/"), "{found:?}");
+    assert!(is_question("是不是蓝湖的配置"));
+}
