@@ -358,41 +358,22 @@ fn definition(s: &str) -> Option<Candidate> {
         let what = join(c[1].trim_start_matches("the ").trim(), c.get(3).map(|m| m.as_str()));
         return make(&c[2], &what, Kind::Definition, 0.8);
     }
-    // "what you want is grip check - that's the pre-pick verification step": a name, then
-    // what it is.
-    static NAME_THATS: LazyLock<Regex> = LazyLock::new(|| {
-        re(
+    // A name, then what it is, in forms that say so: "what you want is grip check - that's the
+    // pre-pick verification step", "one thing about rescue reads: those are the unmapped reads
+    // we re-align …", "“首件”你知道吧，每批次第一个加工出来的零件" (the user assumes it, then says
+    // it), "ok so the thing I keep calling sweeper - it's the job that …", "yep thats what we
+    // call the rewind window - 8 frames at 60hz, …".
+    static NAME_THEN_WHAT: LazyLock<[Regex; 5]> = LazyLock::new(|| {
+        [
             r#"(?i)^(?:what you (?:want|need|mean) is|you (?:want|need|mean)|i mean|i meant|we call it|it's called|its called)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?\s*[-–—:]\s*(?:that'?s|thats|which is|it'?s|its)\s+(.{4,})$"#,
-        )
-    });
-    if let Some(c) = NAME_THATS.captures(s) {
-        return make(&c[1], &c[2], Kind::Definition, 0.8);
-    }
-    // "one thing about rescue reads: those are the unmapped reads we re-align …".
-    static ABOUT_THOSE: LazyLock<Regex> = LazyLock::new(|| {
-        re(
             r"(?i)^(?:one (?:more )?thing |a note |quick note )?about\s+(?:the\s+)?([\w.-]+(?:\s[\w.-]+){0,2}):\s*(?:those|these|they|it|this|that)(?:\s+are|\s+is|'s|’s|'re)\s+(.{4,})$",
-        )
-    });
-    if let Some(c) = ABOUT_THOSE.captures(s) {
-        return make(&c[1], &c[2], Kind::Definition, 0.8);
-    }
-    // "“首件”你知道吧，每批次第一个加工出来的零件": the user assumes it, then says it.
-    static YOU_KNOW: LazyLock<Regex> = LazyLock::new(|| {
-        re(
             r#"^["“「『]([^"”」』]{1,20})["”」』]\s*(?:你知道吧|你懂的|知道吧|你应该知道|you know)[，,]?\s*(.{4,})$"#,
-        )
-    });
-    if let Some(c) = YOU_KNOW.captures(s) {
-        return make(&c[1], &c[2], Kind::Definition, 0.8);
-    }
-    // "ok so the thing I keep calling sweeper - it's the job that …".
-    static KEEP_CALLING: LazyLock<Regex> = LazyLock::new(|| {
-        re(
             r#"(?i)^(?:the thing|what) (?:i|we) (?:keep calling|keep saying|call)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?\s*[-–—,:]\s*(?:it'?s|its|that'?s|thats)\s+(.{4,})$"#,
-        )
+            r#"(?i)^(?:(?:yep|yeah|yes|right|exactly|ok)[,!.]?\s+)?(?:that'?s|thats|that is|this is) what (?:we|i|the team|everyone here) calls?\s+(?:the\s+|a\s+)?["“'`]?([\w.-]+(?:\s[\w.-]+){0,2}?)["”'`]?\s*(?:[-–—:;]\s*|,\s+)(.{2,})$"#,
+        ]
+        .map(re)
     });
-    if let Some(c) = KEEP_CALLING.captures(s) {
+    if let Some(c) = NAME_THEN_WHAT.iter().find_map(|p| p.captures(s)) {
         return make(&c[1], &c[2], Kind::Definition, 0.8);
     }
     // "a soft decline is a card decline we are allowed to retry", "the tail bucket is every
@@ -407,16 +388,6 @@ fn definition(s: &str) -> Option<Candidate> {
         if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.75) {
             return Some(found);
         }
-    }
-    // "yep thats what we call the rewind window - 8 frames at 60hz, …": the name after it, what
-    // it is after a dash or a colon.
-    static THATS_WHAT_CALLED: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r#"(?i)^(?:(?:yep|yeah|yes|right|exactly|ok)[,!.]?\s+)?(?:that'?s|thats|that is|this is) what (?:we|i|the team|everyone here) calls?\s+(?:the\s+|a\s+)?["“'`]?([\w.-]+(?:\s[\w.-]+){0,2}?)["”'`]?\s*(?:[-–—:;]\s*|,\s+)(.{2,})$"#,
-        )
-    });
-    if let Some(c) = THATS_WHAT_CALLED.captures(s) {
-        return make(&c[1], &c[2], Kind::Definition, 0.8);
     }
     // "'hot tub' is what we call the test cluster": the name comes first.
     static WHAT_WE_CALL: LazyLock<Regex> =

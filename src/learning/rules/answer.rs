@@ -133,7 +133,7 @@ static ASKED_ACRONYM: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The word the assistant asked about, and whether it asked loosely (unquoted "what's X?").
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Asked {
     pub term: String,
     pub loose: bool,

@@ -70,12 +70,8 @@ impl Conversation {
         // An answer to the assistant's question about a word is read first: its sentences
         // explain that word, whatever else they look like ("… >2x = page someone").
         // (The term announced first: the assistant's "what does it mean?" asks about it.)
-        let announced = self.announced.take().map(|term| answer::Asked {
-            term,
-            loose: false,
-            guess: None,
-            options: Vec::new(),
-        });
+        let announced =
+            self.announced.take().map(|term| answer::Asked { term, ..Default::default() });
         let asked = announced.or(self.asked.take());
         let answered = asked.and_then(|asked| answer(&asked, prose));
         // "不是 Y，是 X —— X 是…" after the assistant said Y: X, misread (its explanation is

@@ -65,13 +65,12 @@ static SPELLED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "纠正一下 不是“设备台账”，我们统一叫“资产卡片”", "那个不叫电子证照接口，我们叫“证照库”": the
-/// name the team uses instead.
-/// "我们不叫 feature store，统一叫“特征仓”", "不是 modem 模块，那个叫“通信板”": what it is not is
-/// kept as the user wrote it.
+/// "纠正一下 不是“设备台账”，我们统一叫“资产卡片”", "那个不叫电子证照接口，我们叫“证照库”", "我们
+/// 不叫 feature store，统一叫“特征仓”", "不是 modem 模块，那个叫“通信板”": the name the team uses
+/// instead, and what it is not, kept as the user wrote it.
 static ZH_CALLED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"((?:不是|不叫)\s*["“「]?([^，,。“”「」]{2,20}?)["”」]?)\s*[，,]\s*(?:那个|这个|它)?(?:我们|大家|这边|咱们)?(?:都|也)?(?:统一|一般|都|内部)?(?:叫|叫做|称为|叫它)\s*["“「]([^”"」]{2,12})["”」]\s*(?:[，,。；;]\s*(.*))?$"#,
+        r#"(?P<not>(?:不是|不叫)\s*["“「]?[^，,。“”「」]{2,20}?["”」]?)\s*[，,]\s*(?:那个|这个|它)?(?:我们|大家|这边|咱们)?(?:都|也)?(?:统一|一般|都|内部)?(?:叫|叫做|称为|叫它)\s*["“「](?P<term>[^”"」]{2,12})["”」]\s*(?:[，,。；;]\s*(?P<rest>.*))?$"#,
     )
 });
 
@@ -79,7 +78,7 @@ static ZH_CALLED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// used instead, and what is not (as the user wrote it).
 static ZH_USED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"((?:不是|不用|没用|不走)\s*["“「`]?[A-Za-z\p{Han}][\w.+-]*["”」`]?)\s*(?:了)?\s*[，,]\s*(?:我们|这边|咱们)?(?:用的是|用的|用|走的是|走|换成了|改用)\s*["“「`]?([A-Za-z][\w.+-]*)["”」`]?\s*(?:项目|服务|集群|框架|库|平台|方案)?\s*(?:[，,。；;]\s*(.*))?$"#,
+        r#"(?P<not>(?:不是|不用|没用|不走)\s*["“「`]?[A-Za-z\p{Han}][\w.+-]*["”」`]?)\s*(?:了)?\s*[，,]\s*(?:我们|这边|咱们)?(?:用的是|用的|用|走的是|走|换成了|改用)\s*["“「`]?(?P<term>[A-Za-z][\w.+-]*)["”」`]?\s*(?:项目|服务|集群|框架|库|平台|方案)?\s*(?:[，,。；;]\s*(?P<rest>.*))?$"#,
     )
 });
 
@@ -156,8 +155,8 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
         }
     }
     if let Some(c) = ZH_CALLED_INSTEAD.captures(s).or_else(|| ZH_USED_INSTEAD.captures(s)) {
-        let (not, term) = (&c[1], c.get(c.len() - 2).map_or("", |m| m.as_str()));
-        let rest = c.get(c.len() - 1).map_or("", |m| m.as_str());
+        let (not, term) = (&c["not"], &c["term"]);
+        let rest = c.name("rest").map_or("", |m| m.as_str());
         let explanation =
             if rest.is_empty() { not.to_string() } else { format!("{rest}（{not}）") };
         if let Some(c) = make(term, &explanation, Kind::Correction, 0.8) {
@@ -224,12 +223,7 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
             });
             let rest = c.get(3).map_or("", |m| m.as_str());
             let rest = MISREAD.find(rest).map_or(rest, |m| &rest[m.end()..]);
-            let not = match () {
-                _ if s.is_ascii() => format!("not {wrong}"),
-                _ if wrong.is_ascii() => format!("不是 {wrong}"),
-                _ => format!("不是{wrong}"),
-            };
-            let explanation = join(&not, Some(rest));
+            let explanation = join(&super::whole::not_word(wrong, s.is_ascii()), Some(rest));
             return make(right, &explanation, Kind::Correction, 0.8);
         }
     }

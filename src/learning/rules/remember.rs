@@ -62,35 +62,26 @@ fn keep(inner: &str, asked_to_keep: bool) -> Option<Candidate> {
         .or_else(|| loose_in_clause(&inner))
         .or_else(|| asked_to_keep.then(|| remembered_subject(&inner)).flatten())
         .or(rule)
-        .or_else(|| asked_to_keep.then(|| stated_fact(&inner)).flatten())
-        .or_else(|| asked_to_keep.then(|| located(&inner)).flatten())
-        .or_else(|| asked_to_keep.then(|| spaced_first(&inner)).flatten())?;
+        .or_else(|| asked_to_keep.then(|| opening_thing(&inner)).flatten())?;
     c.confidence = (c.confidence + 0.05).min(MAX_CONFIDENCE);
     Some(c)
 }
 
-/// "Remember: the staging API key lives in 1Password …", "please remember: migrations run on
-/// deploy via release_command …": asked to keep a fact about the thing it opens with.
-fn stated_fact(inner: &str) -> Option<Candidate> {
-    static FACT: LazyLock<Regex> = LazyLock::new(|| {
-        re(
+/// What the user asked to keep, said of the thing it opens with: "Remember: the staging API
+/// key lives in 1Password …", "please remember: migrations run on deploy via release_command
+/// …" (a fact about it); "灰度开关在 apollo 的 gray.switch 这个 key 上，改之前…" (where it
+/// lives); "记一下：超管 账号只能在堡垒机上登录", "政务外网 和互联网是物理隔离的" (a Chinese word
+/// set apart with a space, first thing).
+fn opening_thing(inner: &str) -> Option<Candidate> {
+    static OPENS: LazyLock<[Regex; 3]> = LazyLock::new(|| {
+        [
             r"(?i)^(?:the\s+|our\s+)?([A-Za-z][\w.-]*(?:\s[A-Za-z][\w.-]*){0,2}?)\s+(?:lives?|runs?|rotates?|expires?|goes|go|sits?|uses?|takes?|needs?|must|should|only|always|never|gets?|has|have|is kept|are kept|is stored|are stored)\b",
-        )
-    });
-    let c = FACT.captures(inner)?;
-    make(&c[1], inner, Kind::Definition, 0.75)
-}
-
-/// "灰度开关在 apollo 的 gray.switch 这个 key 上，改之前…": where a named thing lives, asked
-/// to be kept.
-fn located(inner: &str) -> Option<Candidate> {
-    static AT: LazyLock<Regex> = LazyLock::new(|| {
-        re(
             r"^(\p{Han}{2,8}|[A-Za-z][\w.-]*)\s*(?:在|放在|存在|存放在|位于|配在|配置在|定义在)\s*[A-Za-z0-9`/.~]",
-        )
+            r"^(\p{Han}{2,6})[ \t]+\p{Han}",
+        ]
+        .map(re)
     });
-    let c = AT.captures(inner)?;
-    make(&c[1], inner, Kind::Definition, 0.75)
+    OPENS.iter().find_map(|p| first_named(p, inner))
 }
 
 /// "安卓那边 minSdk 是 24，不是 21，…": a setting's value where it holds, before any rule the
@@ -101,15 +92,12 @@ fn scoped_value(inner: &str) -> Option<Candidate> {
             r"^[\p{Han}A-Za-z0-9]{1,8}?\s*(?:那边|这边|端|侧|里|上|中|环境)\s*(?:的\s*)?([A-Za-z][\w.-]*)\s*(?:是|为|=|用的是)\s*[^，,。；;\s]",
         )
     });
-    let c = VALUE.captures(inner)?;
-    make(&c[1], inner, Kind::Definition, 0.75)
+    first_named(&VALUE, inner)
 }
 
-/// "记一下：超管 账号只能在堡垒机上登录", "政务外网 和互联网是物理隔离的": a Chinese word the
-/// user set apart with a space, first thing.
-fn spaced_first(inner: &str) -> Option<Candidate> {
-    static SPACED: LazyLock<Regex> = LazyLock::new(|| re(r"^(\p{Han}{2,6})[ \t]+\p{Han}"));
-    let c = SPACED.captures(inner)?;
+/// `inner` as the explanation of what `pattern`'s first group names.
+fn first_named(pattern: &Regex, inner: &str) -> Option<Candidate> {
+    let c = pattern.captures(inner)?;
     make(&c[1], inner, Kind::Definition, 0.75)
 }
 

@@ -114,9 +114,9 @@ pub(super) fn named(s: &str) -> Option<String> {
     if let Some(c) = PLACE.captures(s) {
         return usable(&c[1]);
     }
-    let lower = s.trim_start();
-    for (pattern, command_free) in [(&*EN, false), (&*EN_TOUCH, true), (&*EN_LEAD, false)] {
-        let Some(c) = pattern.captures(lower) else { continue };
+    // (`EN` was read above, before the place.)
+    for (pattern, command_free) in [(&*EN_TOUCH, true), (&*EN_LEAD, false)] {
+        let Some(c) = pattern.captures(s.trim_start()) else { continue };
         // "every new endpoint gets an entry in openapi.yaml": what each one gets is the rule's
         // term, not the trigger ("feature flags get cleaned up" is about feature flags).
         let lead = c[0].to_lowercase();

@@ -34,14 +34,24 @@ pub(super) fn add_not(explanation: &mut String, said: &str) {
     }
 }
 
+/// "not Y" in English (`english`), else "不是 Y" (with a space before an ASCII word): what the
+/// word set right is not.
+pub(super) fn not_word(wrong: &str, english: bool) -> String {
+    match () {
+        _ if english && wrong.is_ascii() => format!("not {wrong}"),
+        _ if wrong.is_ascii() => format!("不是 {wrong}"),
+        _ => format!("不是{wrong}"),
+    }
+}
+
 /// The text `sentence` adds to an explanation, or none when it is about something else.
 pub(super) fn continues(sentence: &str, mark: Option<char>) -> Option<String> {
     // "上一条没说完：它和主板…", "...forgot to say, it always …": the words that say it goes
     // on are no part of what it says.
     static GOES_ON: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"(?i)^(?:\.{2,}|…+)?\s*(?:上一?条没说完|还没说完|没说完|续上|接上条|接上一条|忘了说|忘说了|(?:oh,?\s+)?(?:i\s+)?forgot to (?:say|mention|add)|(?:i\s+)?hit enter too (?:soon|early))\s*[，,：:;；.]*\s*",
-        )
+        re(&format!(
+            r"(?i)^(?:\.{{2,}}|…+)?\s*(?:{GOES_ON_MARK}|(?:i\s+)?hit enter too (?:soon|early))\s*[，,：:;；.]*\s*"
+        ))
     });
     let s = sentence.trim();
     let s = GOES_ON.find(s).map_or(s, |m| &s[m.end()..]);
@@ -175,13 +185,17 @@ pub(super) fn asks_about(reply: &str, c: &Candidate, asked: Option<&str>) -> boo
         || BACK.is_match(question)
 }
 
+/// Words that say a message goes on with the one before ("上一条没说完", "续上", "forgot to
+/// say"): they open a continuation, and are no part of what it adds.
+const GOES_ON_MARK: &str = r"上一?条没说完|还没说完|没说完|续上|接上条|接上一条|忘了说|忘说了|(?:oh,?\s+)?(?:i\s+)?forgot to (?:say|mention|add)\b";
+
 /// A message that opens by continuing the one before ("接上条", "补充一下", "also, …",
 /// "continuing: …").
 pub(super) fn opens_continued(prose: &str) -> bool {
     static GO_ON: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"(?i)^\s*(?:\.{2,}|…+)?\s*(?:(?:对|嗯|是的|好|yes|yeah|yep|right|ok|okay|oh|oops)[，,.!！\s]+)?(?:上一条没说完|上条没说完|续上|接上|接着|忘了说|忘说了|还忘了|(?:i\s+)?forgot to (?:say|mention|add)\b|oh and\b|接上条|接上一条|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体是|具体来讲|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|as opposed to\b|unlike\b|hit enter too (?:soon|early)\b|sent (?:it )?too (?:soon|early)\b|发早了|没说完|还没说完|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)",
-        )
+        re(&format!(
+            r"(?i)^\s*(?:\.{{2,}}|…+)?\s*(?:(?:对|嗯|是的|好|yes|yeah|yep|right|ok|okay|oh|oops)[，,.!！\s]+)?(?:{GOES_ON_MARK}|接上|接着|还忘了|oh and\b|接着上面|接着说|接上面|补充一下|补充|还有|另外|再补充|具体说|具体来说|具体就是|具体是|具体来讲|具体地说|准确说|准确地说|详细说|它|also\b|and also\b|continuing\b|to continue\b|to add\b|one more thing\b|plus\b|and\b|to be (?:precise|exact|specific|clear)\b|as opposed to\b|unlike\b|hit enter too (?:soon|early)\b|sent (?:it )?too (?:soon|early)\b|发早了|more precisely\b|specifically\b|in detail\b|it's\b|it is\b|its\b|they're\b|they are\b)"
+        ))
     });
     GO_ON.is_match(prose) || GO_ON.is_match(strip_filler(prose.trim_start()))
 }
@@ -319,9 +333,7 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
     // What it is not is half of it: "not authz-proxy", "不是 user_tag".
     let mut explanation = match wrong {
         "" => String::new(),
-        w if right.is_ascii() && w.is_ascii() && rest.is_ascii() => format!("not {w}"),
-        w if w.is_ascii() => format!("不是 {w}"),
-        w => format!("不是{w}"),
+        w => not_word(w, right.is_ascii() && rest.is_ascii()),
     };
     for (sentence, mark) in crate::learning::clean::sentences(rest) {
         let sentence = lead.find(&sentence).map_or(&sentence[..], |m| &sentence[m.end()..]);
