@@ -118,6 +118,11 @@ const FLOORS: &[(&str, Floors)] = &[
     // 0.800). Under the targets but facts; the floors hold what they measured.
     ("cases/part_o", Floors { precision: 0.67, recall: 0.60, facts: 0.94 }),
     ("cases/part_p", Floors { precision: 0.74, recall: 0.73, facts: 0.95 }),
+    // Blind part Q, written after the last rule change (e3c8abd) by a helper with the same brief,
+    // committed unread, and measured once on fb8f661 (the review mend, which moves no figure):
+    // 0.857 / 0.800 / 1.000 (tp 192, fp 32, fn 48; 0.893 / 0.833 with `also`). Under the issue's
+    // targets but facts; not tuned on; the floors hold what it measured.
+    ("cases/part_q", Floors { precision: 0.85, recall: 0.80, facts: 0.99 }),
 ];
 
 fn root() -> PathBuf {
