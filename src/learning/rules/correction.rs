@@ -223,7 +223,7 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
             });
             let rest = c.get(3).map_or("", |m| m.as_str());
             let rest = MISREAD.find(rest).map_or(rest, |m| &rest[m.end()..]);
-            let explanation = join(&super::whole::not_word(wrong, s.is_ascii()), Some(rest));
+            let explanation = join(&not_word(wrong, s.is_ascii()), Some(rest));
             return make(right, &explanation, Kind::Correction, 0.8);
         }
     }
@@ -278,6 +278,16 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
             Some(c)
         }
         None => CONTRAST.is_match(s).then(|| loose_definition(s)).flatten(),
+    }
+}
+
+/// "not Y" in English (`english`), else "不是 Y" (with a space before an ASCII word): what the
+/// word set right is not.
+pub(super) fn not_word(wrong: &str, english: bool) -> String {
+    match () {
+        _ if english && wrong.is_ascii() => format!("not {wrong}"),
+        _ if wrong.is_ascii() => format!("不是 {wrong}"),
+        _ => format!("不是{wrong}"),
     }
 }
 

@@ -34,16 +34,6 @@ pub(super) fn add_not(explanation: &mut String, said: &str) {
     }
 }
 
-/// "not Y" in English (`english`), else "不是 Y" (with a space before an ASCII word): what the
-/// word set right is not.
-pub(super) fn not_word(wrong: &str, english: bool) -> String {
-    match () {
-        _ if english && wrong.is_ascii() => format!("not {wrong}"),
-        _ if wrong.is_ascii() => format!("不是 {wrong}"),
-        _ => format!("不是{wrong}"),
-    }
-}
-
 /// The text `sentence` adds to an explanation, or none when it is about something else.
 pub(super) fn continues(sentence: &str, mark: Option<char>) -> Option<String> {
     // "上一条没说完：它和主板…", "...forgot to say, it always …": the words that say it goes
@@ -333,7 +323,7 @@ pub(super) fn misread(prose: &str, said: &str) -> Option<Candidate> {
     // What it is not is half of it: "not authz-proxy", "不是 user_tag".
     let mut explanation = match wrong {
         "" => String::new(),
-        w => not_word(w, right.is_ascii() && rest.is_ascii()),
+        w => super::correction::not_word(w, right.is_ascii() && rest.is_ascii()),
     };
     for (sentence, mark) in crate::learning::clean::sentences(rest) {
         let sentence = lead.find(&sentence).map_or(&sentence[..], |m| &sentence[m.end()..]);
