@@ -46,7 +46,13 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
             r"^(?:说一下|说下|介绍一下|解释一下|科普一下|讲一下)\s*[“「]?(\p{Han}{2,8}|[A-Za-z][\w.-]{1,30})[”」]?\s*[：:]\s*(.{6,})$",
         )
     });
-    if let Some(c) = ANNOUNCED.captures(sentence) {
+    // "L3告警的定义：影响超过10%用户的故障": a name's definition, said to be one.
+    static DEFINITION_OF: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"^["“「]?([A-Za-z0-9\p{Han}][A-Za-z0-9\p{Han} ._-]{0,15}?)["”」]?\s*的(?:定义|意思|含义|口径)(?:是)?\s*[：:，,]\s*(.{4,})$"#,
+        )
+    });
+    if let Some(c) = ANNOUNCED.captures(sentence).or_else(|| DEFINITION_OF.captures(sentence)) {
         if let Some(c) = make(&c[1], &c[2], Kind::Definition, 0.75) {
             return Some(c);
         }
@@ -314,7 +320,11 @@ fn definition(s: &str) -> Option<Candidate> {
         let (term, what) = (&c[1], &c[2]);
         // Quoted, or set apart by a space ("九宫格 是我们首页那个…"): the user marks a name.
         let marked = quoted(s) || s[c.get(1).map_or(0, |m| m.end())..].starts_with([' ', '\t']);
-        let named = looks_like_a_name(term) || term.is_ascii() || has_identifier(what) || marked;
+        let named = looks_like_a_name(term)
+            || term.is_ascii()
+            || has_identifier(what)
+            || marked
+            || is_kind_of_thing(term, what);
         if let Some(c) = named.then(|| make(term, what, Kind::Definition, 0.75)).flatten() {
             return Some(c);
         }
@@ -368,7 +378,7 @@ fn definition(s: &str) -> Option<Candidate> {
             r#"(?i)^(?:what you (?:want|need|mean) is|you (?:want|need|mean)|i mean|i meant|we call it|it's called|its called)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?\s*[-–—:]\s*(?:that'?s|thats|which is|it'?s|its)\s+(.{4,})$"#,
             r"(?i)^(?:one (?:more )?thing |a note |quick note )?about\s+(?:the\s+)?([\w.-]+(?:\s[\w.-]+){0,2}):\s*(?:those|these|they|it|this|that)(?:\s+are|\s+is|'s|’s|'re)\s+(.{4,})$",
             r#"^["“「『]([^"”」』]{1,20})["”」』]\s*(?:你知道吧|你懂的|知道吧|你应该知道|you know)[，,]?\s*(.{4,})$"#,
-            r#"(?i)^(?:the thing|what) (?:i|we) (?:keep calling|keep saying|call)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?\s*[-–—,:]\s*(?:it'?s|its|that'?s|thats)\s+(.{4,})$"#,
+            r#"(?i)^(?:the thing|what) (?:i|we) (?:keep calling|keep saying|call)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?(?:\s*[-–—,:]\s*(?:it'?s|its|that'?s|thats)|\s+(?:is|means))\s+(.{4,})$"#,
             r#"(?i)^(?:(?:yep|yeah|yes|right|exactly|ok)[,!.]?\s+)?(?:that'?s|thats|that is|this is) what (?:we|i|the team|everyone here) calls?\s+(?:the\s+|a\s+)?["“'`]?([\w.-]+(?:\s[\w.-]+){0,2}?)["”'`]?\s*(?:[-–—:;]\s*|,\s+)(.{2,})$"#,
         ]
         .map(re)
@@ -527,6 +537,22 @@ fn plain_is(s: &str) -> Option<Candidate> {
     make(&c[1], &what, Kind::Definition, 0.75)
 }
 
+/// "鲁班构建是我们内部的前端打包平台": a Chinese name of a few characters, not a common word,
+/// said to be one of the project's things of some kind (a platform, a service, a table); "北极星
+/// 是我们的核心" says what matters, not what something is.
+fn is_kind_of_thing(term: &str, what: &str) -> bool {
+    static KIND: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?:平台|系统|服务|工具|框架|组件|模块|库|表|脚本|任务|流程|集群|网关|中台|引擎|协议|规范|指标|接口|环境|方案|机制|仓库|页面|功能|模型|数据集|流水线|看板|报表|工单|队列)$",
+        )
+    });
+    let first = what.split(['，', ',', '；', ';', '。']).next().unwrap_or(what).trim();
+    (2..=6).contains(&term.chars().count())
+        && term.chars().all(scoped::is_han)
+        && !generic::is_common(term)
+        && KIND.is_match(first)
+}
+
 /// A common word that "X is Y" says a fact about, not a meaning: "the answer is 42", "the fix
 /// is in the parser", "应该是 main 分支".
 fn is_generic(term: &str) -> bool {
@@ -608,6 +634,8 @@ mod exclude;
 mod generic;
 #[cfg(test)]
 mod learnt;
+#[cfg(test)]
+mod learnt_opq;
 mod marked;
 mod remember;
 mod scoped;
@@ -628,3 +656,31 @@ use exclude::{
 use marked::zh_named_is;
 use scoped::scoped;
 use term::{is_referent, make};
+#[cfg(test)]
+mod scratch {
+    #[test]
+    fn scratch() {
+        let Ok(path) = std::env::var("SCRATCH") else { return };
+        for block in std::fs::read_to_string(path).unwrap().split("\n\n") {
+            let turns: Vec<(&str, &str)> = block
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| match l.split_once(" || ") {
+                    Some((a, u)) => (a, u),
+                    None => ("", l),
+                })
+                .collect();
+            if turns.is_empty() {
+                continue;
+            }
+            eprintln!("one: {:?}", super::tests::one(turns.last().unwrap().1));
+            eprintln!(
+                "named: {:?} declared: {:?}",
+                super::subject::named(turns.last().unwrap().1),
+                super::subject::declared(turns.last().unwrap().1)
+            );
+            let found = super::tests::whole_talk(&turns);
+            eprintln!("{:?}\n  => {:?}\n", turns.last().unwrap().1, found);
+        }
+    }
+}

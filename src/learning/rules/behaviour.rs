@@ -35,7 +35,7 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
     // starts a report of how things are.
     static RULE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:btw|also|and|ok)[,]?\s+)?(?:from now on|going forward|moving forward|from here on|for (?:all )?future sessions|(?:one )?standing thing|(?:standing |house |team )?rule\b)",
+            r"(?i)^(?:(?:btw|also|and|ok)[,]?\s+)?(?:from now on|going forward|moving forward|from here on|for (?:all )?future sessions|(?:one )?standing thing|(?:standing |house |team )?rule\b|(?:every time|each time|whenever) you\b)",
         )
     });
     let standing = (ZH_STANDING.is_match(s) && ZH_DIRECTIVE.is_match(s))
@@ -213,7 +213,7 @@ static ZH_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_STANDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|from now on|from here on|from here on out|from this point on|going forward|moving forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|dont ever|as a rule|in general|by default|,\s*ever|in this (?:project|repo|repository|codebase)|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|anywhere (?:except|but|other than)|until i (?:say|approve|confirm))\b|^(?:an?\s+|one\s+|another\s+|new\s+)?(?:house |ground |team |standing |quick |small |hard |simple )?(?:rule|policy|convention)s?\b[^:]{0,40}:|\bfor the rest of (?:this|the) (?:project|session|repo|codebase)\b|^for (?:any|every|each|all) (?:prs?|mrs?|changes?|commits?|diffs?)\b|^(?:please\s+|pls\s+|can you\s+)?stop\s+(?:running|using|calling|touching|editing|modifying|installing|adding|changing|deleting|removing|updating|bumping|upgrading|passing|committing|pushing|generating|creating|writing)\b",
+        r"(?i)\b(?:never|always|for (?:all )?(?:future|later|next) sessions|from now on|from here on|from here on out|from this point on|going forward|moving forward|in (?:the )?future|every time|each time|any time|anytime|whenever|don't ever|do not ever|dont ever|as a rule|in general|by default|,\s*ever|in this (?:project|repo|repository|codebase)|(?:before|after) (?:every|each|any)|without (?:asking|checking|confirming|my (?:ok|okay|approval|permission|go-ahead|say-so))|unless i (?:say|ask|tell)|anywhere (?:except|but|other than)|until i (?:say|approve|confirm))\b|^(?:an?\s+|one\s+|another\s+|new\s+)?(?:house |ground |team |standing |quick |small |hard |simple )?(?:rule|policy|convention)s?\b[^:]{0,40}:|\bfor the rest of (?:this|the) (?:project|session|repo|codebase)\b|^for (?:any|every|each|all) (?:prs?|mrs?|changes?|commits?|diffs?)\b|^(?:please\s+|pls\s+|can you\s+)?stop\s+(?:running|using|calling|touching|editing|modifying|installing|adding|changing|deleting|removing|updating|bumping|upgrading|passing|committing|pushing|generating|creating|writing)\b",
     )
 });
 /// A convention about a tool or library, said without "always": "prefer date-fns over moment",

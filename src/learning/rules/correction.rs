@@ -12,8 +12,11 @@ use super::{defines, join, loose_definition, make, re, strip_filler, Candidate, 
 use crate::learning::Kind;
 
 static ZH_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
+    // "不对不对，“质控”在我们流程里不是指跑 FastQC，是指 …", "纠正一下，我们的“清算日”不是 T+1，
+    // 是 T+2", "先说清楚一个词：在这个仓库里“网关”不是泛指 API gateway，专指 edge-gw": the
+    // leads repeat, a short lead may end on a colon, and where the word holds may follow it.
     re(&format!(
-        r"^(?:不是|不对|错了|搞错了|(?:之前|刚才|前面)?(?:我)?说错了|更正(?:一下)?|纠正(?:一下)?)?[，,：:]?\s*(?:[^，,。“”「」]{{0,8}}?(?:说的|指的|里的|里))?\s*{TM}\s*(?:不是|并不是|不是指)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?(?:是(?:指)?|专门指|特指|专指|还包括|也包括)\s*(.{{2,}})$"
+        r"^(?:(?:不是|不对|错了|搞错了|(?:之前|刚才|前面)?(?:我)?说错了|更正(?:一下)?|纠正(?:一下)?)[，,：:\s]*)*(?:[^，,。：:“”「」]{{1,12}}[：:]\s*)?(?:[^，,。“”「」]{{0,8}}?(?:说的|指的|里的|里|的))?\s*{TM}\s*(?:在[^，,。“”「」]{{1,10}}?(?:里|中|这边|这里|这儿|这))?\s*(?:不是|并不是|不是指|不是泛指|不是说)\s*(.{{1,40}}?)\s*[，,]?\s*(?:而)?(?:是(?:指)?|是说|指的是|专门指|特指|专指|还包括|也包括)\s*(.{{2,}})$"
     ))
 });
 static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
@@ -137,7 +140,70 @@ static ITS_NOT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A name the team uses instead of the one the assistant wrote: "we don't call it a DSP filter,
+/// it's the 'debounce stage' — …", "\"PII scrubber\" isn't what we call it, it's `redactd`",
+/// "it's not 'the Orion cluster' anymore, we renamed it to Vega", "it's not, we call it stage1",
+/// "but in our code that's a 'tickframe' - …".
+static EN_CALLED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
+    const NAME: &str = r#"(?:["'“‘`](?P<q>[^"'”’`]{2,30})["'”’`]|(?P<n>(?-i:[A-Z][\w.-]+)|[a-z][\w.]*[-_0-9][\w.-]*))"#;
+    const NOT: &str = r#"["'“‘`]?(?P<not>[^,;—–"'”’`]{2,30}?)["'”’`]?"#;
+    re(&format!(
+        r#"(?i)(?:\b(?:we\s+)?(?:don'?t|do not|never)\s+call\s+(?:it|that|this|them)\s+(?:an?\s+|the\s+)?{NOT}\s*[,;—–-]+\s*(?:it'?s|its|it is|we call it|that'?s)\s+|(?:^|[\s:])["'“‘`]?(?P<not2>[^"'”’`:]{{2,30}})["'”’`]?\s+(?:isn'?t|is not|'s not)\s+what we call (?:it|that|this)\s*[,;—–-]+\s*(?:it'?s|its|it is|we call it)\s+|\b(?:it'?s|that'?s|its)\s+not\b(?:\s+["'“‘`]?(?P<not3>[^,;—–"'”’`]{{2,30}}?)["'”’`]?)?(?:\s+any\s?more)?\s*[,;—–-]+\s*(?:we\s+(?:call\s+it|renamed\s+it(?:\s+to)?|named\s+it)|it'?s\s+called|it'?s\s+now)\s+|\bin our (?:code|codebase|repo|world|team|docs|stack)\s+(?:that'?s|it'?s|this is|that is)\s+)(?:the\s+|an?\s+)?{NAME}(?:\s+[^,;.:—–-]{{0,20}})?\s*(?:[,;.:—–-]+\s*(?P<rest>.*))?$"#
+    ))
+});
+
+/// "Tessera, not Tesseract lol.": a name set right against a spelling of it.
+static MISSPELT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^["'`]?(?P<term>[A-Za-z][\w.-]{2,30})["'`]?\s*,\s*not\s+["'`]?(?P<not>[A-Za-z][\w.-]{2,30})["'`]?(?P<rest>.*)$"#,
+    )
+});
+
+/// Whether `a` and `b` are spellings of one word: a long common start ("Tessera" and
+/// "Tesseract"), not two names ("Postgres, not MySQL").
+fn near_spelling(a: &str, b: &str) -> bool {
+    let (a, b) = (a.to_lowercase(), b.to_lowercase());
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    a != b && common >= 4 && common * 3 >= a.chars().count().max(b.chars().count()) * 2
+}
+
+/// "下单那块现在叫交易中台，代码在 trade-center 仓库": after a "no", a thing's name now.
+static ZH_NOW_CALLED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^(?:(?:不对|不是|错了|搞错了|纠正一下|更正一下)[，,\s]*)+(?P<what>[^，,。“”「」]{1,12}?)(?:现在|已经|早就|后来)(?:改名)?叫(?:做)?\s*["“「]?(?P<term>\p{Han}{2,8}|[A-Za-z][\w.-]+)["”」]?\s*(?:[，,。；;]\s*(?P<rest>.*))?$"#,
+    )
+});
+
 pub(super) fn correction(s: &str) -> Option<Candidate> {
+    if let Some(c) = EN_CALLED_INSTEAD.captures(s) {
+        let term = c.name("q").or(c.name("n")).map(|m| m.as_str())?;
+        let not = c.name("not").or(c.name("not2")).or(c.name("not3")).map(|m| m.as_str().trim());
+        let rest = c.name("rest").map_or("", |m| m.as_str());
+        let explanation = match not {
+            Some(not) => join(rest, Some(&format!("not {not}"))),
+            None => rest.to_string(),
+        };
+        if let Some(c) = make(term, explanation.trim_start_matches("; "), Kind::Correction, 0.8) {
+            return Some(c);
+        }
+    }
+    if let Some(c) = MISSPELT.captures(s).filter(|c| near_spelling(&c["term"], &c["not"])) {
+        // ("lol", "haha": said to the assistant, not of the name.)
+        let rest = c["rest"].trim_start_matches([' ', '.', ',', '!']);
+        let rest = ["lol", "haha", "lmao"].iter().fold(rest, |r, w| r.strip_prefix(w).unwrap_or(r));
+        let explanation =
+            join(&format!("not {}", &c["not"]), Some(rest.trim_start_matches(['.', '!'])));
+        if let Some(c) = make(&c["term"], &explanation, Kind::Correction, 0.8) {
+            return Some(c);
+        }
+    }
+    if let Some(c) = ZH_NOW_CALLED.captures(s) {
+        let rest = c.name("rest").map_or("", |m| m.as_str());
+        let explanation = join(c["what"].trim(), Some(rest));
+        if let Some(c) = make(&c["term"], &explanation, Kind::Correction, 0.8) {
+            return Some(c);
+        }
+    }
     if let Some(c) = EN_USED_INSTEAD.captures(s) {
         let rest = c.get(3).map_or("", |m| m.as_str());
         let not = format!("not {}", &c[1]);

@@ -73,11 +73,13 @@ fn keep(inner: &str, asked_to_keep: bool) -> Option<Candidate> {
 /// lives); "记一下：超管 账号只能在堡垒机上登录", "政务外网 和互联网是物理隔离的" (a Chinese word
 /// set apart with a space, first thing).
 fn opening_thing(inner: &str) -> Option<Candidate> {
-    static OPENS: LazyLock<[Regex; 3]> = LazyLock::new(|| {
+    static OPENS: LazyLock<[Regex; 4]> = LazyLock::new(|| {
         [
-            r"(?i)^(?:the\s+|our\s+)?([A-Za-z][\w.-]*(?:\s[A-Za-z][\w.-]*){0,2}?)\s+(?:lives?|runs?|rotates?|expires?|goes|go|sits?|uses?|takes?|needs?|must|should|only|always|never|gets?|has|have|is kept|are kept|is stored|are stored)\b",
+            r"(?i)^(?:the\s+|our\s+)?([A-Za-z][\w.-]*(?:\s[A-Za-z][\w.-]*){0,2}?)\s+(?:lives?|runs?|rotates?|expires?|goes|go|sits?|uses?|takes?|needs?|must|should|only|always|never|gets?|has|have|is kept|are kept|is stored|are stored|is at|are at|points? to|talks? to|wipes?|deletes?|drops?|resets?|overwrites?|writes? to|reads? from|sends?|requires?|depends on)\b",
             r"^(\p{Han}{2,8}|[A-Za-z][\w.-]*)\s*(?:在|放在|存在|存放在|位于|配在|配置在|定义在)\s*[A-Za-z0-9`/.~]",
             r"^(\p{Han}{2,6})[ \t]+\p{Han}",
+            // "田块编号 FLD-xxx 里的 xxx 是按村编的": a Chinese name, then the code it goes by.
+            r"^(\p{Han}{2,8})[ \t]*[A-Z][A-Za-z0-9]*-",
         ]
         .map(re)
     });
@@ -145,7 +147,7 @@ fn remembered_thing(inner: &str) -> Option<Candidate> {
 fn remembered_subject(inner: &str) -> Option<Candidate> {
     static SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"^(?:我们的|咱们的|我们|咱们|our\s+|the\s+)?(?:`([^`]{2,40})`|["“「『]([^"”」』]{2,30})["”」』]|([A-Za-z][A-Za-z0-9_.+-]*)(\s?(?:环境|集群|服务|分支|仓库|群|库|表|系统|平台|机器|账号|接口|脚本|目录))?(的|\s*(?:现在|目前)?(?:是|=|就是|指))?)"#,
+            r#"^(?:我们的|咱们的|我们|咱们|our\s+|the\s+)?(?:`([^`]{2,40})`|["“「『']([^"”」』']{2,30})["”」』']|([A-Za-z][A-Za-z0-9_.+-]*)(\s?(?:环境|集群|服务|分支|仓库|群|库|表|系统|平台|机器|账号|接口|脚本|目录))?(的|\s*(?:现在|目前)?(?:是|=|就是|指))?)"#,
         )
     });
     static ZH_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
@@ -197,6 +199,6 @@ static ASKED_TO_KEEP: LazyLock<Regex> = LazyLock::new(|| {
 
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你|也要|都要|一定要))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:(?:将|把)[^，,。：:]{0,8}?(?:记录|记)下来|记录下来|记录一下|记住|记一下|记着点|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:长期|永久)?(?:记忆|脑子|小本本)里?|存到(?:你的)?(?:长期|永久)?记忆里?|加到(?:你的)?(?:长期|永久)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+)*(?:(?:can|could|would|will) (?:you|u) (?:please |pls )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep (?:this |that |it )?in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this |that |it )?(?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:一下|下)?(?:\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?|later sessions?))(?:\s+too)?)?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
+        r"(?i)^(?:这个|这点|这些|[^，,。：:]{1,8}?(?:请|麻烦|帮我|你|也要|都要|一定要))?(?:请|麻烦|帮我|你|要|以后|今后|一定|都|长期|永远|务必|把这个|把这些|把这点)*(?:(?:将|把)[^，,。：:]{0,8}?(?:记录|记)下来|记录下来|记录一下|记住|记一下|记着点|记着|记好|牢记|记得|别忘了|不要忘了|备注一下|备忘|记个事|记下来|记下|记到(?:你的)?(?:长期|永久)?(?:记忆|脑子|小本本)里?|存到(?:你的)?(?:长期|永久)?记忆里?|加到(?:你的)?(?:长期|永久)?记忆里?|记在(?:心|脑子)里)(?:了|一下|好|一点|这个|这点)?[哈啊呀哦吧噢]?[：:，,]?\s*(.{2,})$|^(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|also\s+|oh and\s+|and\s+|one (?:more |last )?thing to\s+|something to\s+)*(?:(?:can|could|would|will) (?:you|u) (?:please |pls )?|i (?:want|need) you to |you should |make sure (?:you|to) )?(?:remember for (?:future|later|next) (?:sessions?|time|runs?)|remember|keep (?:this |that |it )?in mind|note for (?:the future|later|next time)|for future reference|for later|for next time|don't forget|do not forget|fyi for (?:later|the future)|note to self|make a note|take note|memorize|save this|for the future|fyi|for context|for the record|just so you know|note|save (?:this |that |it )?(?:to|in) (?:your )?memory|add (?:this |that )?to (?:your |ur )?(?:memory|notes)|note down|write (?:this |that )?down|commit (?:this )?to memory|(?:hang|hold) on to (?:this|that)|store (?:this )?in (?:your )?memory)(?:一下|下)?(?:(?:\s+(?:this|that|it))?\s+(?:going forward|for (?:the )?future(?: sessions?)?|for (?:later|next time|future sessions?|later sessions?)|across (?:all )?sessions))?(?:\s+too)?(?:\s+that)?(?:\s+this)?(?:\s+(?:pls|please|plz))?\s*[:,–—-]?\s+(.{2,})$|^(?:补充一下|补充说明|说明一下|先说明一下|先说明|顺便说一下|注意)[：:，,]\s*(.{2,})$",
     )
 });

@@ -28,7 +28,7 @@ const SCOPE: &str = r"(?:\s+(?:in|for|across) (?:this|the|our) (?:repo|repositor
 pub(super) fn declared(s: &str) -> Option<String> {
     static EN: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?i)^(?:(?:a|one|another|new|my|standing|house|team|general|hard|permanent)\s+)*(?:(?:standing\s+)?(?:rule|rules|policy|convention|conventions|guidelines?)\s+(?:for|about|on|regarding)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT}){SCOPE}{PAREN}\s*(?:going forward|from now on)?\s*[:：]|(?:about|regarding|re|for|as for|when it comes to)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT})\s*[:：]\s*(?:don'?t|do not|never|always|only|no|use|prefer|keep|make sure|please)\b)"
+            r"(?i)^(?:(?:a|one|another|new|my|standing|house|team|general|hard|permanent)\s+)*(?:(?:standing\s+)?(?:rule|rules|policy|convention|conventions|guidelines?)\s+(?:for|about|on|regarding)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT}){SCOPE}{PAREN}\s*(?:going forward|from now on)?\s*(?:[:：]|\s[-–—]\s)|(?:about|regarding|re|for|as for|when it comes to)\s+(?:the\s+|our\s+|any\s+|all\s+)?({SUBJECT})\s*[:：]\s*(?:don'?t|do not|never|always|only|no|use|prefer|keep|make sure|please)\b)"
         ))
     });
     static ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -70,7 +70,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     // of its own (the caller decides).
     static EN_TOUCH: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?i)^(?:(?:and|also|ok|btw|from now on|going forward|moving forward)[,]?\s+)?(?:whenever|when|every time|each time|any ?time)\s+(?:you|we|i|anyone)\s+(?:touch|edit|change|modify|update|work on|write to|write|read from|query|add|deal with|open)\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+)?(?:([A-Za-z][\w.-]*[_./][\w./-]*)\s|({SUBJECT})(?:\s+(?:from now on|going forward|in future|again))?\s*(?:[:：,，]|[(（]))"
+            r"(?i)^(?:(?:and|also|ok|btw|from now on|going forward|moving forward)[,]?\s+)?(?:whenever|when|every time|each time|any ?time)\s+(?:you|we|i|anyone)\s+(?:touch|edit|change|modify|update|work on|work near|work with|work in|go near|handle|write to|write|read from|query|add|deal with|open)\s+(?:the\s+|a\s+|an\s+|any\s+|our\s+)?(?:([A-Za-z][\w.-]*[_./][\w./-]*)\s|({SUBJECT})(?:\s+(?:from now on|going forward|in future|again))?\s*(?:[:：,，]|[(（]))"
         ))
     });
     // "from now on model checkpoints are never committed …", "standing rule: ledger amounts are
@@ -78,7 +78,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     // lead names, then what it always or never is.
     static EN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:btw|also|and|ok|heads up)[,]?\s+)?(?:always|going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:one thing\s+|heads up\s+)?for the rest of (?:this|the) (?:project|session|repo|codebase)|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?\s*[:,]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?(?:\s*\([^)]{0,60}\))?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes|get|gets|stay|stays|live|lives)\b",
+            r"(?i)^(?:(?:btw|also|and|ok|heads up)[,]?\s+)?(?:always|going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|(?:one thing\s+)?for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:one thing\s+|heads up\s+)?for the rest of (?:this|the) (?:project|session|repo|codebase)|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?(?:\s+(?:from now on|going forward))?\s*[:,–—-]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?(?:\s*\([^)]{0,60}\))?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes|get|gets|stay|stays|live|lives)\b",
         )
     });
     // "the payout-batch job must never run twice …": a named thing, and what it must.
@@ -160,7 +160,7 @@ fn zh(s: &str) -> Option<String> {
     // 必须…", "以后 native so 库一律用…": the subject, then a word that makes it a rule.
     static LEADS: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:[^，,。：:]{{0,10}}?(?:规矩|规则|约定|规定|原则|规范|习惯|惯例|一直有效|长期有效)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:(?:所有|全部|任何)\s*[A-Za-z0-9\p{{Han}}]{{1,8}}\s*的)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改完|改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|只在|只有在|不许|不准|禁止|永远|绝不|绝对不|从不|都走|都用|都放|都要|都得|都不要|都不能|都别|不能)"
+            r"^(?:[^，,。：:]{{0,10}}?(?:规矩|规则|约定|规定|原则|规范|习惯|惯例|一直有效|长期有效)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:(?:所有|全部|任何)\s*[A-Za-z0-9\p{{Han}}]{{1,8}}\s*的)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改完|改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|只在|只有在|不许|不准|禁止|永远|绝不|绝对不|从不|都走|都用|都放|都要|都得|都不要|都不能|都别|不能|别|不要|千万别|千万不要)"
         ))
     });
     // A word set apart by spaces in a Chinese rule ("以后跑 回填 任务一律加…"): the user's own
@@ -171,6 +171,12 @@ fn zh(s: &str) -> Option<String> {
     static TOUCHING: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
             r"(?:凡是|只要|每次|所有|以后|今后)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT}){PAREN}\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更|操作|表|数据|接口|配置)"
+        ))
+    });
+    // "以后凡是动金丝雀集群（canary-sh2）的东西，…", "以后凡是改到成绩接口，…": whatever touches it.
+    static TOUCHING_ANY: LazyLock<Regex> = LazyLock::new(|| {
+        re(&format!(
+            r"(?:凡是|只要)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT}){PAREN}\s*(?:的(?:东西|时候)|时)?\s*[，,]"
         ))
     });
     // "以后 api/proto/ 下面的字段只能加…": a path, and what under it.
@@ -194,6 +200,7 @@ fn zh(s: &str) -> Option<String> {
     let s = s.trim_start();
     if let Some(c) = TOUCHING
         .captures(s)
+        .or_else(|| TOUCHING_ANY.captures(s).filter(|c| !c[1].contains(['都', '就', '的'])))
         .or_else(|| UNDER.captures(s))
         .or_else(|| BEFORE.captures(s))
         .or_else(|| WHEN.captures(s))
@@ -224,6 +231,14 @@ fn zh(s: &str) -> Option<String> {
     }
     // Only a rule that says "以后", or opens with what it is about and a rule word.
     let c = LEADS.captures(s)?;
+    // "以后发版别自己跑 npm publish": what is not to be run is the term, as in any rule that
+    // names a command; "spot 实例别跑超过6小时的任务" runs none.
+    static RUNS: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"^\s*(?:再|自己|直接|手动|随便|擅自)*\s*(?:跑|用|执行|运行|调用)\s*[A-Za-z`]")
+    });
+    if (c[0].ends_with('别') || c[0].ends_with("不要")) && RUNS.is_match(&s[c[0].len()..]) {
+        return None;
+    }
     let subject = c[2].trim();
     // "以后改固件版本号都走 …": the verb goes before a long name ("改接口" stays whole).
     let subject = match subject.strip_prefix(['改', '写', '动', '加', '跑', '发', '用']) {
@@ -247,7 +262,8 @@ fn zh(s: &str) -> Option<String> {
 
 /// A team, a side or a field, where a rule holds rather than what it is about: "嵌入式这边",
 /// "后端团队", "前端方面".
-static SIDE: LazyLock<Regex> = LazyLock::new(|| re(r"(?:这边|那边|团队|组|方面|这块|侧|端)$"));
+static SIDE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:这边|那边|团队|组|方面|这块|侧|端|\p{Han}上)$"));
 
 /// What opens a rule without naming its subject: "提醒一下以后的规则：", "我们组的习惯：".
 static LEAD_ONLY: LazyLock<Regex> = LazyLock::new(|| {

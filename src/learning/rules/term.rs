@@ -37,9 +37,26 @@ pub(super) fn make(
     if !term.is_ascii()
         && (term.contains('是')
             || ["别问", "别再", "下次", "不要", "不用", "以后", "一下"].iter().any(|w| term.contains(w))
-            || chars > 12
+            // ("模型 checkpoint" is a name: an ASCII word with a Chinese one or two.)
+            || (chars > 12 && term.chars().filter(|&c| super::scoped::is_han(c)).count() > 4)
+            || chars > 24
             // "灰度不是 pre 环境": an adverb ends a clause, never a name.
-            || term.ends_with(['不', '没', '也', '都', '就', '还', '才', '又']))
+            || term.ends_with(['不', '没', '也', '都', '就', '还', '才', '又'])
+            // "migrations 目录下": where, not what.
+            || (chars > 3 && term.ends_with(['下', '里']))
+            // "你改训练代码", "它底层": a clause about someone, not a name.
+            || term.starts_with(['你', '它', '他', '她'])
+            // "帮我记住：…", "规矩：…": the lead of a request or a rule.
+            || ["记住", "记一下", "帮我"].iter().any(|w| term.contains(w))
+            || ["规矩", "规则", "约定", "规范", "定义"].contains(&term.as_str()))
+    {
+        return None;
+    }
+    // "epoch means something else for us": what it is not, said of another word.
+    let lower = explanation.to_lowercase();
+    if ["something else", "something different", "a different thing", "another thing"]
+        .iter()
+        .any(|w| lower.starts_with(w))
     {
         return None;
     }
@@ -74,12 +91,12 @@ pub(super) fn is_referent(s: &str) -> bool {
 fn bounded(term: &str) -> String {
     static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:the|a|an|our|my|your|so|yeah|yep|yes|ok|okay|well|oh|also|and|btw)\s+|(?:此处的|这里的|这边的|我们的|咱们的|我们|咱们|所谓的|所谓|我说的|说的|把|将)\s*)",
+            r"(?i)^(?:(?:the|a|an|our|my|your|so|yeah|yep|yes|ok|okay|well|oh|also|and|btw|lol)\s+|(?:careful|heads up|nb)\s*[-–—:,]+\s*|(?:此处的|这里的|这边的|我们的|咱们的|我们|咱们|所谓的|所谓|我说的|说的|把|将)\s*)",
         )
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|around|internally|in this repo)|\s*(?:的时候|说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*|\s+(?:in|under|inside|at)\s+[\w./-]*[/.][\w./-]*|\s+(?:that\s+)?(?:we|i|you|they)\s+[a-z]+|\s+for (?:this|the|our) (?:crate|repo|project|package|service|app|library|lib)|\s*的(?:口径|定义|意思|含义)|=[\w.-]+)$",
+            r"(?i)(?:\s+(?:yourself|here|again|too|please|anymore|as well|for me|around here|around|internally|in this repo)|\s*(?:的时候|说的|讲的|指的|的|了|呢|吧|啊|嘛)|\s*这个(?:说法|词|叫法|名字|概念|缩写).*|\s+(?:in|under|inside|at)\s+[\w./-]*[/.][\w./-]*|\s+(?:that\s+)?(?:we|i|you|they)\s+[a-z]+|\s+for (?:this|the|our) (?:crate|repo|project|package|service|app|library|lib)|\s*的(?:口径|定义|意思|含义)|=[\w.-]+|\s*(?:相关|对应))$",
         )
     });
     // "CRM侧我们说的工单池", "我们内部简称的“省网关”", "叫它大表", "请问红区在你们这里": the
@@ -91,7 +108,7 @@ fn bounded(term: &str) -> String {
     });
     static ZH_PLACE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"\s*(?:在你们这里|在你们这儿|在你们这|在我们这里|在我们这儿|在我们这边|在我们这|在我们组里|在我们组|在我们团队里?|在我们公司|在组里|在团队里|在这里|在这儿|在这边|在项目里)$",
+            r"\s*在(?:我们|你们|咱们)\p{Han}{1,8}(?:里|中|上)$|\s*(?:在你们这里|在你们这儿|在你们这|在我们这里|在我们这儿|在我们这边|在我们这|在我们组里|在我们组|在我们团队里?|在我们公司|在组里|在团队里|在这里|在这儿|在这边|在项目里)$",
         )
     });
     let term = term.trim();
@@ -102,9 +119,14 @@ fn bounded(term: &str) -> String {
     let mut t = term.trim();
     // One word alone stays as written: "the" is never a whole term, and a quoted "The Hub"
     // is rare enough next to "the gateway".
-    if t.contains(char::is_whitespace) || !t.is_ascii() {
-        t = BEFORE.find(t).map_or(t, |m| &t[m.end()..]);
+    // ("careful - the DAU", "lol the naming": a lead, then an article.)
+    for _ in 0..2 {
+        if t.contains(char::is_whitespace) || !t.is_ascii() {
+            t = BEFORE.find(t).map_or(t, |m| &t[m.end()..]);
+        }
     }
+    // ("患者ID对应的": a particle, then a relation.)
+    let t = AFTER.find(t).map_or(t, |m| &t[..m.start()]);
     let t = AFTER.find(t).map_or(t, |m| &t[..m.start()]);
     tidy(t)
 }

@@ -134,7 +134,17 @@ pub(super) fn announced(prose: &str) -> Option<String> {
             r#"(?i)^\s*(?:(?:so|ok|okay|right|and|one more)[,，]?\s+)?["“「'‘`]([^"”」'’`\n]{1,30})["”」'’`]\s*(?:[-–—:：]+|……|\.{3})\s*$"#,
         )
     });
-    let c = ANNOUNCE.captures(prose.trim()).or_else(|| NAME_ALONE.captures(prose.trim()))?;
+    // "我们项目里的“底噪基线”是指", "'the sieve' means": a quoted name, and the meaning to come.
+    static MEANS_NEXT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)^\s*(?:[^"“「'‘`\n]{0,12}?的)?\s*["“「'‘`]([^"”」'’`\n]{1,30})["”」'’`]\s*(?:是指|指的是|的意思是|的定义是|means|is)\s*[：:，,]?\s*$"#,
+        )
+    });
+    let prose = prose.trim();
+    let c = ANNOUNCE
+        .captures(prose)
+        .or_else(|| NAME_ALONE.captures(prose))
+        .or_else(|| MEANS_NEXT.captures(prose))?;
     let term = c[1].trim();
     (!term.is_empty()).then(|| term.to_string())
 }
