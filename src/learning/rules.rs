@@ -656,31 +656,3 @@ use exclude::{
 use marked::zh_named_is;
 use scoped::scoped;
 use term::{is_referent, make};
-#[cfg(test)]
-mod scratch {
-    #[test]
-    fn scratch() {
-        let Ok(path) = std::env::var("SCRATCH") else { return };
-        for block in std::fs::read_to_string(path).unwrap().split("\n\n") {
-            let turns: Vec<(&str, &str)> = block
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| match l.split_once(" || ") {
-                    Some((a, u)) => (a, u),
-                    None => ("", l),
-                })
-                .collect();
-            if turns.is_empty() {
-                continue;
-            }
-            eprintln!("one: {:?}", super::tests::one(turns.last().unwrap().1));
-            eprintln!(
-                "named: {:?} declared: {:?}",
-                super::subject::named(turns.last().unwrap().1),
-                super::subject::declared(turns.last().unwrap().1)
-            );
-            let found = super::tests::whole_talk(&turns);
-            eprintln!("{:?}\n  => {:?}\n", turns.last().unwrap().1, found);
-        }
-    }
-}

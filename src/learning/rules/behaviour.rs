@@ -29,6 +29,27 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
         },
     };
     let rule = s.trim_start_matches(['请', '，', ',', ' ']);
+    // "standing rule, please follow it in every session: never run …": the lead asks, the rule
+    // follows its colon (and the request cut at "please" would leave only the lead).
+    static ASKING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^[^:：]{0,40}?\b(?:rule|policy|convention)\b[^:：]{0,10}?,\s*(?:please|pls)\b[^:：]{0,50}[:：]\s*",
+        )
+    });
+    let rule = ASKING_LEAD.find(rule).map_or(rule, |m| &rule[m.end()..]);
+    // "带 _frozen 后缀的表（我们叫冻结表）一律只读": the user names what the rule is about.
+    static NAMED_HERE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)[（(]\s*(?:我们|咱们|大家)?(?:都)?(?:叫|叫做|称为|简称|叫它)\s*["“「]?(\p{Han}{2,8}|[A-Za-z][\w.-]+)["”」]?\s*[）)]|\(\s*(?:we call (?:it|them|these|this)|aka|a\.k\.a\.)\s+["'“`]?([A-Za-z][\w .-]{1,30}?)["'”`]?\s*\)"#,
+        )
+    });
+    let standing_here = ZH_STANDING.is_match(s) || EN_STANDING.is_match(s);
+    if let Some(c) = NAMED_HERE.captures(s).filter(|_| standing_here) {
+        let term = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+        if let Some(c) = make(term, rule, Kind::Behaviour, 0.75) {
+            return Some(c);
+        }
+    }
     // "standing rule for training runs: …", "以后 发版 的规矩：…": the subject the user names
     // is the term, whatever the rule then prescribes.
     // "from now on model checkpoints are never committed": a rule, though "are never" also
@@ -129,7 +150,16 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
     if EN_STANDING.is_match(s) && !SELF_REPORT.is_match(s) {
         // What the rule forbids or prescribes comes before other commands the sentence names
         // ("don't use pip install …, always go through `uv add`": pip install).
-        let object = EN_OBJECT.captures(s).map(|c| without_kind(through(&c[1])).to_string());
+        // "never run anything against prod-eu directly": where nothing may be run.
+        static AGAINST: LazyLock<Regex> = LazyLock::new(|| {
+            re(
+                r"(?i)\b(?:never|don'?t|do not|no)\s+(?:ever\s+)?(?:run|touch|deploy|push|write|query|do)\s+(?:anything|everything|stuff)\s+(?:against|on|to|into)\s+(?:the\s+)?`?([A-Za-z][\w.]*[-_][\w.-]*[\w]|[A-Za-z][\w]*[0-9][\w.-]*)`?",
+            )
+        });
+        let object = AGAINST
+            .captures(s)
+            .map(|c| c[1].to_string())
+            .or_else(|| EN_OBJECT.captures(s).map(|c| without_kind(through(&c[1])).to_string()));
         // "never treat it as source of truth": about the thing the turn just named, which the
         // turn's definition already proposes.
         if object.as_deref().is_some_and(|o| ["it", "them", "that", "this"].contains(&o)) {
@@ -400,7 +430,7 @@ static SELF_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade|pin|running|using|calling|touching|editing|modifying|installing|passing|adding|changing|deleting|removing|updating|bumping|upgrading)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to|every|each|ever)\b|[,;]|\.(?:\s|$)|$)",
+        r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade|pin|write|log|print|commit|push|expose|running|using|calling|touching|editing|modifying|installing|passing|adding|changing|deleting|removing|updating|bumping|upgrading)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to|every|each|ever)\b|[,;]|\.(?:\s|$)|$)",
     )
 });
 static EN_VERB: LazyLock<Regex> = LazyLock::new(|| {

@@ -34,7 +34,7 @@ static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
 /// settle_sweep": a name set right, code-like, and the one it is not.
 static RIGHT_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:(?:[^，,:：\s]{0,6}?(?:名|名字|叫法)|(?:the\s+)?(?:\w+\s+)?(?:name|job|task|key|ticket|branch|table|function|flag|command|cluster|service|bucket|host|db|database|env|environment|region|queue|topic|repo|project|dashboard|dash))\s*(?:是|叫|is|'s)\s*|(?:it'?s|its|it is|i wrote|i said|i meant|i typed)\s+)?["“`']?([A-Za-z][\w.+]*(?:[-_][\w.+]+)+|[A-Za-z]+[A-Z0-9][\w.+-]*)["”`']?\s*[，,]?\s*(?:而)?(?:不是|not)\s+["“`']?([\w.+-]+)["”`']?\s*(?:[，,。；;.]\s*(.*))?$"#,
+        r#"(?i)^(?:(?:[^，,:：\s]{0,6}?(?:名|名字|叫法)|(?:the\s+)?(?:\w+\s+){0,2}(?:name|job|task|key|ticket|branch|table|function|flag|command|cluster|service|bucket|host|db|database|env|environment|region|queue|topic|repo|project|dashboard|dash))\s*(?:是|叫|is|'s)\s*|(?:it'?s|its|it is|i wrote|i said|i meant|i typed)\s+)?["“`']?([A-Za-z][\w.+]*(?:[-_][\w.+]+)+|[A-Za-z]+[A-Z0-9][\w.+-]*)["”`']?\s*[，,]?\s*(?:而)?(?:不是|not)\s+["“`']?([\w.+-]+)["”`']?\s*(?:[，,。；;.]\s*(.*))?$"#,
     )
 });
 

@@ -161,3 +161,38 @@ fn leads_pronouns_and_places_are_no_terms() {
         Some("患者ID")
     );
 }
+
+#[test]
+fn what_a_rule_names_and_where_nothing_may_run() {
+    for (s, subject, fact) in [
+        (
+            "standing rule, please follow it in every session: never run anything against prod-eu directly, not even read-only queries",
+            "prod-eu",
+            "not even read-only",
+        ),
+        ("going forward, never write PHI to logs, not even at debug level", "PHI", "debug level"),
+        ("定个规矩：带 _frozen 后缀的表（我们叫冻结表）一律只读，不许 UPDATE/DELETE", "冻结表", "_frozen"),
+        (
+            "small fix to what you did: the patient cohort table is cohort_v2 not cohorts",
+            "cohort_v2",
+            "not cohorts",
+        ),
+    ] {
+        let (t, e, _) = one(s).unwrap_or_else(|| panic!("{s}"));
+        assert_eq!(t, subject, "{s}");
+        assert!(e.contains(fact), "{e}");
+    }
+}
+
+#[test]
+fn retractions_and_pastes_of_this_round() {
+    for turn in [
+        "btw the retry worker is called boomerang, it lives in workers/boomerang/ — actually forget i said that, we're deleting it this sprint",
+        "顺便定义个词：“快车道”= 不走审批直接合并的那类 PR。呃，还是不要了，当我没说",
+        "以后把 sku 映射表叫对照表吧。算了算了，还是叫 sku_mapping 就行，不用特意记",
+        "我把 wiki 上的定义贴过来了：“主数据是指在多个业务系统之间共享的核心业务实体数据。” 帮我按这个设计 md_customer 表",
+        "from the RFC draft (not mine):\n---\nTerminology: 'cell' means an isolated failure domain.\n---\nsummarize the risks",
+    ] {
+        assert_eq!(whole_talk(&[("", turn)]), [], "{turn}");
+    }
+}
