@@ -9,6 +9,18 @@ fn term(s: &str) -> Option<String> {
     one(s).map(|c| c.0)
 }
 
+/// Asserts that `s` alone proposes `expected`, with `fact` in its explanation.
+fn proposes_with(s: &str, expected: &str, fact: &str) {
+    let (t, e, _) = one(s).unwrap_or_else(|| panic!("{s}"));
+    assert_eq!(t, expected, "{s}");
+    assert!(e.contains(fact), "{e}");
+}
+
+/// Asserts that `s` alone proposes `expected`.
+fn proposes(s: &str, expected: &str) {
+    assert_eq!(term(s).as_deref(), Some(expected), "{s}");
+}
+
 #[test]
 fn a_name_used_instead_of_the_assistants_word() {
     for (s, name, not) in [
@@ -34,9 +46,7 @@ fn a_name_used_instead_of_the_assistants_word() {
         ),
         ("Tessera, not Tesseract lol", "Tessera", "not Tesseract"),
     ] {
-        let (t, e, _) = one(s).unwrap_or_else(|| panic!("{s}"));
-        assert_eq!(t, name, "{s}");
-        assert!(e.contains(not), "{e}");
+        proposes_with(s, name, not);
     }
     // What a word is not, said of another word.
     let found = whole_talk(&[(
@@ -58,9 +68,7 @@ fn chinese_corrections_with_the_word_quoted_or_renamed() {
         ),
         ("不对，下单那块现在叫交易中台，代码在 trade-center 仓库", "交易中台", "trade-center"),
     ] {
-        let (t, e, _) = one(s).unwrap_or_else(|| panic!("{s}"));
-        assert_eq!(t, name, "{s}");
-        assert!(e.contains(fact), "{e}");
+        proposes_with(s, name, fact);
     }
 }
 
@@ -87,13 +95,10 @@ fn a_rule_is_about_what_it_names_first() {
         ),
         ("说下规矩：埋点事件名一律 snake_case，前缀用页面名", "埋点事件名"),
     ] {
-        assert_eq!(term(s).as_deref(), Some(subject), "{s}");
+        proposes(s, subject);
     }
     // A command not to be run is still the term; a lead or a pronoun never is.
-    assert_eq!(
-        term("以后发版别自己跑 npm publish，版本号我要先 review").as_deref(),
-        Some("npm publish")
-    );
+    proposes("以后发版别自己跑 npm publish，版本号我要先 review", "npm publish");
     assert_ne!(
         term("以后凡是涉及身份证号的字段，日志里一律打码").as_deref(),
         Some("身份证号的字段")
@@ -114,7 +119,7 @@ fn what_a_request_to_remember_opens_with() {
             "tier-0",
         ),
     ] {
-        assert_eq!(term(s).as_deref(), Some(thing), "{s}");
+        proposes(s, thing);
     }
 }
 
@@ -125,7 +130,7 @@ fn definitions_said_to_be_one() {
         ("鲁班构建是我们内部的前端打包平台", "鲁班构建"),
         ("the thing I keep calling 'the sieve' is the pre-merge check in ci/sieve.yml", "sieve"),
     ] {
-        assert_eq!(term(s).as_deref(), Some(name), "{s}");
+        proposes(s, name);
     }
     // "X是我们的Y" with Y no kind of thing stays a clause.
     assert_eq!(term("北极星是我们的核心"), None);
@@ -152,14 +157,8 @@ fn leads_pronouns_and_places_are_no_terms() {
         );
     }
     // A lead glued to the term, and a relation after it, are cut.
-    assert_eq!(
-        term("careful - DAU for us is distinct user_id with at least one session_start").as_deref(),
-        Some("DAU")
-    );
-    assert_eq!(
-        term("不是 patient_no，患者ID对应的是 empi_id（主索引）").as_deref(),
-        Some("患者ID")
-    );
+    proposes("careful - DAU for us is distinct user_id with at least one session_start", "DAU");
+    proposes("不是 patient_no，患者ID对应的是 empi_id（主索引）", "患者ID");
 }
 
 #[test]
@@ -178,9 +177,7 @@ fn what_a_rule_names_and_where_nothing_may_run() {
             "not cohorts",
         ),
     ] {
-        let (t, e, _) = one(s).unwrap_or_else(|| panic!("{s}"));
-        assert_eq!(t, subject, "{s}");
-        assert!(e.contains(fact), "{e}");
+        proposes_with(s, subject, fact);
     }
 }
 
