@@ -341,7 +341,7 @@ fn definition(s: &str) -> Option<Candidate> {
         }
         // "ImageUploadWorker 就是上传的那个吧": a guess about a thing in view; "X 就是干这个的":
         // a pointer at what is on screen.
-        let first_clause = what.split(['，', ',', '；', ';']).next().unwrap_or(what);
+        let first_clause = first_clause(what);
         if first_clause.trim_end().ends_with(['吧', '吗', '呢', '啊', '呀'])
             || first_clause.contains("这个的")
             || first_clause.contains("那个的")
@@ -546,7 +546,7 @@ fn is_kind_of_thing(term: &str, what: &str) -> bool {
             r"(?:平台|系统|服务|工具|框架|组件|模块|库|表|脚本|任务|流程|集群|网关|中台|引擎|协议|规范|指标|接口|环境|方案|机制|仓库|页面|功能|模型|数据集|流水线|看板|报表|工单|队列)$",
         )
     });
-    let first = what.split(['，', ',', '；', ';', '。']).next().unwrap_or(what).trim();
+    let first = first_clause(what).split('。').next().unwrap_or_default().trim();
     (2..=6).contains(&term.chars().count())
         && term.chars().all(scoped::is_han)
         && !generic::is_common(term)
@@ -585,7 +585,7 @@ fn names_a_thing(e: &str) -> bool {
         // A state ends on a particle ("好的", "报错了"); a meaning may end a later clause on one
         // ("…默认提示，写在 fallback.ts 里，不走 i18n 的") or its first ("每月3号跑的，因为 …").
         let particle = |s: &str| s.trim().ends_with(['了', '的', '吗', '呢', '吧']);
-        let first = e.split(['，', ',', '；', ';']).next().unwrap_or(e);
+        let first = first_clause(e);
         return e.chars().count() >= 3 && !(particle(e) && particle(first));
     }
     THING.is_match(e)
@@ -603,6 +603,11 @@ pub(super) static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 // ---- helpers -------------------------------------------------------------------------------
+
+/// What `s` says before its first comma or semicolon.
+fn first_clause(s: &str) -> &str {
+    s.split(['，', ',', '；', ';']).next().unwrap_or(s)
+}
 
 fn join(what: &str, rest: Option<&str>) -> String {
     match rest.map(str::trim).filter(|r| !r.is_empty()) {

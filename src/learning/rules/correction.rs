@@ -180,10 +180,10 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
         let not = c.name("not").or(c.name("not2")).or(c.name("not3")).map(|m| m.as_str().trim());
         let rest = c.name("rest").map_or("", |m| m.as_str());
         let explanation = match not {
-            Some(not) => join(rest, Some(&format!("not {not}"))),
+            Some(not) => rest_then_not(rest, &format!("not {not}")),
             None => rest.to_string(),
         };
-        if let Some(c) = make(term, explanation.trim_start_matches("; "), Kind::Correction, 0.8) {
+        if let Some(c) = make(term, &explanation, Kind::Correction, 0.8) {
             return Some(c);
         }
     }
@@ -206,8 +206,7 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
     }
     if let Some(c) = EN_USED_INSTEAD.captures(s) {
         let rest = c.get(3).map_or("", |m| m.as_str());
-        let not = format!("not {}", &c[1]);
-        let explanation = if rest.trim().is_empty() { not } else { join(rest, Some(&not)) };
+        let explanation = rest_then_not(rest, &format!("not {}", &c[1]));
         if let Some(c) = make(&c[2], &explanation, Kind::Correction, 0.8) {
             return Some(c);
         }
@@ -349,6 +348,16 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
 
 /// "not Y" in English (`english`), else "不是 Y" (with a space before an ASCII word): what the
 /// word set right is not.
+/// What the user added about the name, then the name it is not ("…; not DSP filter"); the
+/// "not" alone when nothing was added.
+fn rest_then_not(rest: &str, not: &str) -> String {
+    if rest.trim().is_empty() {
+        not.to_string()
+    } else {
+        join(rest, Some(not))
+    }
+}
+
 pub(super) fn not_word(wrong: &str, english: bool) -> String {
     match () {
         _ if english && wrong.is_ascii() => format!("not {wrong}"),

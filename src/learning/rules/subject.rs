@@ -17,6 +17,9 @@ use super::re;
 /// ("proto 文件", "native so 库", "db migrations").
 const SUBJECT: &str = r"[.A-Za-z0-9\p{Han}][\w./+-]*?(?:[ \t]?[A-Za-z0-9\p{Han}][\w./+-]*?){0,3}?";
 
+/// A verb of changing something, before what is changed: "凡是动…", "只要改到…".
+const TOUCH: &str = r"\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*";
+
 /// A parenthesis after a subject ("the price engine (pricing/engine/)", "大表变更（超过一千万行）").
 const PAREN: &str = r"(?:\s*[(（][^)）]{0,80}[)）])?";
 
@@ -170,14 +173,12 @@ fn zh(s: &str) -> Option<String> {
     // "凡是动风控规则的 PR 都要 @老周 review": what the changes touch.
     static TOUCHING: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?:凡是|只要|每次|所有|以后|今后)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT}){PAREN}\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更|操作|表|数据|接口|配置)"
+            r"(?:凡是|只要|每次|所有|以后|今后){TOUCH}({SUBJECT}){PAREN}\s*的\s*(?:PR|MR|pr|mr|提交|代码|改动|文件|需求|变更|操作|表|数据|接口|配置)"
         ))
     });
     // "以后凡是动金丝雀集群（canary-sh2）的东西，…", "以后凡是改到成绩接口，…": whatever touches it.
     static TOUCHING_ANY: LazyLock<Regex> = LazyLock::new(|| {
-        re(&format!(
-            r"(?:凡是|只要)\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*({SUBJECT}){PAREN}\s*(?:的(?:东西|时候)|时)?\s*[，,]"
-        ))
+        re(&format!(r"(?:凡是|只要){TOUCH}({SUBJECT}){PAREN}\s*(?:的(?:东西|时候)|时)?\s*[，,]"))
     });
     // "以后 api/proto/ 下面的字段只能加…": a path, and what under it.
     static UNDER: LazyLock<Regex> = LazyLock::new(|| {

@@ -32,24 +32,7 @@ pub(super) fn make(
     if chars == 0 || letter || chars > 40 || term.split_whitespace().count() > 4 {
         return None;
     }
-    // "北极星是我们的核心" is a clause, not a name; so is "下次别问", and a Chinese run longer
-    // than a name ("分账服务回调验签用国密SM3").
-    if !term.is_ascii()
-        && (term.contains('是')
-            || ["别问", "别再", "下次", "不要", "不用", "以后", "一下"].iter().any(|w| term.contains(w))
-            // ("模型 checkpoint" is a name: an ASCII word with a Chinese one or two.)
-            || (chars > 12 && term.chars().filter(|&c| super::scoped::is_han(c)).count() > 4)
-            || chars > 24
-            // "灰度不是 pre 环境": an adverb ends a clause, never a name.
-            || term.ends_with(['不', '没', '也', '都', '就', '还', '才', '又'])
-            // "migrations 目录下": where, not what.
-            || (chars > 3 && term.ends_with(['下', '里']))
-            // "你改训练代码", "它底层": a clause about someone, not a name.
-            || term.starts_with(['你', '它', '他', '她'])
-            // "帮我记住：…", "规矩：…": the lead of a request or a rule.
-            || ["记住", "记一下", "帮我"].iter().any(|w| term.contains(w))
-            || ["规矩", "规则", "约定", "规范", "定义"].contains(&term.as_str()))
-    {
+    if !term.is_ascii() && is_zh_clause(&term) {
         return None;
     }
     // "epoch means something else for us": what it is not, said of another word.
@@ -72,6 +55,27 @@ pub(super) fn make(
         return None;
     }
     Some(Candidate { term, explanation, kind, confidence, generic: false })
+}
+
+/// Whether a term with Chinese in it is a clause rather than a name.
+fn is_zh_clause(term: &str) -> bool {
+    let chars = term.chars().count();
+    // "北极星是我们的核心" is a clause, not a name; so is "下次别问", and a Chinese run longer
+    // than a name ("分账服务回调验签用国密SM3").
+    term.contains('是')
+        || ["别问", "别再", "下次", "不要", "不用", "以后", "一下"].iter().any(|w| term.contains(w))
+        // ("模型 checkpoint" is a name: an ASCII word with a Chinese one or two.)
+        || (chars > 12 && term.chars().filter(|&c| super::scoped::is_han(c)).count() > 4)
+        || chars > 24
+        // "灰度不是 pre 环境": an adverb ends a clause, never a name.
+        || term.ends_with(['不', '没', '也', '都', '就', '还', '才', '又'])
+        // "migrations 目录下": where, not what.
+        || (chars > 3 && term.ends_with(['下', '里']))
+        // "你改训练代码", "它底层": a clause about someone, not a name.
+        || term.starts_with(['你', '它', '他', '她'])
+        // "帮我记住：…", "规矩：…": the lead of a request or a rule.
+        || ["记住", "记一下", "帮我"].iter().any(|w| term.contains(w))
+        || ["规矩", "规则", "约定", "规范", "定义"].contains(&term)
 }
 
 /// A pointer at something in view rather than a name: "the other one", "the second test", "这个
