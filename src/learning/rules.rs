@@ -43,7 +43,7 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
     // "说一下低功耗巡检：MCU 每 10 分钟醒一次": a word announced, then what it is.
     static ANNOUNCED: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:说一下|说下|介绍一下|解释一下|科普一下|讲一下)\s*[“「]?(\p{Han}{2,8}|[A-Za-z][\w.-]{1,30})[”」]?\s*[：:]\s*(.{6,})$",
+            r"^(?:说一下|说下|介绍一下|介绍下|解释一下|解释下|科普一下|讲一下|讲下|(?:顺便)?定义一下)\s*[“「]?(\p{Han}{2,8}|[A-Za-z][\w.-]{1,30})[”」]?\s*[：:]\s*(.{6,})$",
         )
     });
     // "L3告警的定义：影响超过10%用户的故障": a name's definition, said to be one.
@@ -93,7 +93,7 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|one thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:跟你说一下|跟你说下|和你说下|另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|one thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:define(?: for (?:this|the|our) (?:repo|project|codebase|team))?|definition|quick def(?:inition)?(?: so you stop guessing)?)\s*:\s*|(?:顺便定义一下|定义一下|跟你说一下|跟你说下|和你说下|另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
         )
     });
     let s = FILLER.find(s).map_or(s, |m| &s[m.end()..]);
@@ -215,7 +215,7 @@ static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
 static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:so\s+)?(?:in (?:our|this|the) [\w-]+(?: [\w-]+)?,?\s+)?(?:(?:the|our|a|an)\s+|[^“"「『，,。`]{0,12}?的\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)(?:\s+(?:job|service|table|flag|script|tool|queue|bucket|module|command|label))?(?:\s+(?:in|for|at|on) (?:our|this|the) [\w -]{1,30}?)?\s*[：:]?\s*(?:is|are|=|refers specifically to|refers to|specifically means|always means|only means|means|denotes|stands for|[-–—]\s*(?:that'?s|thats|it'?s|which is)|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
+        r#"(?i)^(?:so\s+)?(?:in (?:our|this|the) [\w-]+(?: [\w-]+)?,?\s+)?(?:(?:the|our|a|an)\s+|[^“"「『，,。`]{0,12}?的\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)(?:\s+(?:job|service|table|flag|script|tool|queue|bucket|module|command|label))?(?:\s+(?:in|for|at|on) (?:our|this|the) [\w -]{1,30}?)?\s*[：:]?\s*(?:is|are|=|refers specifically to|refers to|specifically means|always means|only means|means|denotes|stands for|[-–—]+\s*(?:that'?s|thats|it'?s|which is)|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
     )
 });
 /// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
@@ -282,7 +282,7 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[A-Z]{2,}\d+\s*是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|你知道吧|keep calling|about [^:]{2,30}: (?:those|these|they|it|this)|^(?:quick def\S*\s+|(?:a|an|the)\s+\w+[\w -]*\s(?:is|are)\s+(?:when|where|every|any|someone|something|a|an|the)\s)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|[A-Z]{2,}\s*(?:不含|不包含|不包括|只算|只包括|只含|只统计)|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|代表|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[A-Z]{2,}\d+\s*是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|你知道吧|keep calling|about [^:]{2,30}: (?:those|these|they|it|this)|^(?:quick def\S*\s+|(?:a|an|the)\s+\w+[\w -]*\s(?:is|are)\s+(?:when|where|every|any|someone|something|a|an|the|what)\s)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|[A-Z]{2,}\s*(?:不含|不包含|不包括|只算|只包括|只含|只统计)|["“'`「『]"#,
     )
 });
 
@@ -373,13 +373,21 @@ fn definition(s: &str) -> Option<Candidate> {
     // we re-align …", "“首件”你知道吧，每批次第一个加工出来的零件" (the user assumes it, then says
     // it), "ok so the thing I keep calling sweeper - it's the job that …", "yep thats what we
     // call the rewind window - 8 frames at 60hz, …".
-    static NAME_THEN_WHAT: LazyLock<[Regex; 5]> = LazyLock::new(|| {
+    static NAME_THEN_WHAT: LazyLock<[Regex; 9]> = LazyLock::new(|| {
         [
             r#"(?i)^(?:what you (?:want|need|mean) is|you (?:want|need|mean)|i mean|i meant|we call it|it's called|its called)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?\s*[-–—:]\s*(?:that'?s|thats|which is|it'?s|its)\s+(.{4,})$"#,
             r"(?i)^(?:one (?:more )?thing |a note |quick note )?about\s+(?:the\s+)?([\w.-]+(?:\s[\w.-]+){0,2}):\s*(?:those|these|they|it|this|that)(?:\s+are|\s+is|'s|’s|'re)\s+(.{4,})$",
             r#"^["“「『]([^"”」』]{1,20})["”」』]\s*(?:你知道吧|你懂的|知道吧|你应该知道|you know)[，,]?\s*(.{4,})$"#,
             r#"(?i)^(?:the thing|what) (?:i|we) (?:keep calling|keep saying|call)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?(?:\s*[-–—,:]\s*(?:it'?s|its|that'?s|thats)|\s+(?:is|means))\s+(.{4,})$"#,
             r#"(?i)^(?:(?:yep|yeah|yes|right|exactly|ok)[,!.]?\s+)?(?:that'?s|thats|that is|this is) what (?:we|i|the team|everyone here) calls?\s+(?:the\s+|a\s+)?["“'`]?([\w.-]+(?:\s[\w.-]+){0,2}?)["”'`]?\s*(?:[-–—:;]\s*|,\s+)(.{2,})$"#,
+            // "跟你说下“回流单”是什么：就是客户退回来、要重新上架的订单": a question the user answers.
+            r#"^["“「'‘]([^"”」'’]{1,20})["”」'’]\s*(?:是什么|是啥|是什么意思|什么意思)\s*[：:，,]\s*(?:就是|是|指)?\s*(.{4,})$"#,
+            // "we have this thing called the rent roll export, it's the monthly CSV …".
+            r#"(?i)^(?:we have|there'?s|we'?ve got)\s+(?:this|a|one)\s+(?:thing|job|tool|service|script|table|step)\s+called\s+(?:the\s+)?["'`]?([\w.-]+(?:\s[\w.-]+){0,2}?)["'`]?\s*[,;:–—-]+\s*(?:it'?s|its|which is|that'?s)\s+(.{4,})$"#,
+            // "the sidecar index - that's the small FAISS index we keep per tenant".
+            r"(?i)^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*){0,2})\s+[-–—]+\s+(?:that'?s|thats|it'?s)\s+((?:the|a|an|our|when|where)\s.{4,})$",
+            // "BUMP-7 is what we call the semver-major tracking issue": the name first.
+            r#"(?i)^["'`]?((?-i:[A-Z][A-Z0-9]*-\d+)|[A-Za-z][\w.]*[-_][\w.-]+)["'`]?\s+is what (?:we|i|the team|everyone) calls?\s+(?:the\s+)?(.{4,})$"#,
         ]
         .map(re)
     });
@@ -391,7 +399,7 @@ fn definition(s: &str) -> Option<Candidate> {
     // one (a noun with what sets it apart, "when", "every").
     static COMPOUND_IS: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:quick def(?:inition)?(?:\s+(?:for later|before you start))?[:,]?\s*)?(?:a|an|the)\s+((?:[a-z][\w-]*\s){1,2}[a-z][\w-]*)\s+(?:in (?:our|this|the) [\w ]{1,20}?\s+)?(?:is|are)\s+((?:when|where|whenever|every|any)\s.{4,}|(?:someone|something|anyone|anything)\s+(?:who|that|which)\s.{2,}|(?:a|an|the)\s+[\w-]+(?:\s[\w-]+)?\s+(?:that|which|who|where|we|with|of|for|from|whose)\s.{2,})$",
+            r"(?i)^(?:quick def(?:inition)?(?:\s+(?:for later|before you start))?[:,]?\s*)?(?:a|an|the)\s+((?:[a-z][\w-]*\s){1,2}[a-z][\w-]*)\s+(?:in (?:our|this|the) [\w ]{1,20}?\s+)?(?:is|are)\s+((?:when|where|whenever|every|any|what (?:the|a|an|we|you|i))\s.{4,}|(?:someone|something|anyone|anything)\s+(?:who|that|which)\s.{2,}|(?:a|an|the)\s+[\w-]+(?:\s[\w-]+)?\s+(?:that|which|who|where|we|with|of|for|from|whose)\s.{2,})$",
         )
     });
     if let Some(c) = COMPOUND_IS.captures(s) {
@@ -572,7 +580,7 @@ fn is_generic(term: &str) -> bool {
 fn names_a_thing(e: &str) -> bool {
     static THING: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?i:the|teh|a|an|our|my|their|its|your|one of|part of|where|what|how|when|whatever|whichever|each|every|all|any|anything|everything|anyone)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
+            r"^(?i:the|teh|a|an|one|our|my|their|its|your|one of|part of|where|what|how|when|whatever|whichever|each|every|all|any|anything|everything|anyone)\b|^[^\s]*[/._:@#-]|^[^\s]*\d|^[A-Z]|^\p{Han}",
         )
     });
     let e = e.trim();
@@ -641,6 +649,8 @@ mod generic;
 mod learnt;
 #[cfg(test)]
 mod learnt_opq;
+#[cfg(test)]
+mod learnt_rs;
 mod marked;
 mod remember;
 mod scoped;

@@ -183,6 +183,8 @@ pub(super) fn behaviour(s: &str) -> Option<Candidate> {
                     .filter(|c| c.get(2).is_none())
                     .map(|c| c[1].to_string())
                     .filter(|v| !v.ends_with("ed") && !v.ends_with("ly"))
+                    // "the counter never sees …": how something is, not what to do.
+                    .filter(|v| !v.ends_with('s') || v.ends_with("ss"))
             })?;
         let term = term.trim_end_matches(['.', ',']);
         if !is_action(term) {
@@ -212,7 +214,7 @@ static ZH_STANDING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:注意|记着|这几条|先在|只能|只许|只在|只有在|绝不|绝对不|不得|严禁|一律|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|默认用|千万别|千万不要)",
+        r"(?:注意|记着|这几条|都按|按这个来|先在|只能|只许|只在|只有在|绝不|绝对不|不得|严禁|一律|都得|都加|都带|不要|别|禁止|不许|不准|不能|必须|务必|都要|要先|记得|只用[^于来在作]|一律用|统一用|都用|一定要|一定先|得先|先跑|先运行|先执行|跑一下|都跑|要跑|默认用|千万别|千万不要)",
     )
 });
 /// "每次跑 make check 都要十分钟": 都要 says how long it takes, not what to do.
@@ -430,7 +432,7 @@ static SELF_REPORT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade|pin|write|log|print|commit|push|expose|running|using|calling|touching|editing|modifying|installing|passing|adding|changing|deleting|removing|updating|bumping|upgrading)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to|every|each|ever)\b|[,;]|\.(?:\s|$)|$)",
+        r"(?i)\b(?:never|always|don't|dont|do not|stop|no)\s+(?:ever\s+)?(?:run|use|call|execute|invoke|touch|edit|modify|install|pass|add|change|delete|remove|update|bump|upgrade|pin|write|log|print|commit|push|expose|send|running|using|calling|touching|editing|modifying|installing|passing|adding|changing|deleting|removing|updating|bumping|upgrading)\s+(?:the\s+)?(.+?)(?:\s+(?:here|in|on|for|when|after|before|unless|without|instead|again|anymore|with|at|if|under|inside|within|from|by|yourself|manually|directly|automatically|locally|against|until|to|every|each|ever|straight)\b|[,;]|\.(?:\s|$)|$)",
     )
 });
 static EN_VERB: LazyLock<Regex> = LazyLock::new(|| {

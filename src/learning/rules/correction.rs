@@ -26,7 +26,7 @@ static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:no|nope|wrong|not quite)?[,.!]?\s*(?:[—–-]\s*)?{ET}(?:\s+(?:for|of|on|in) [\w-]+(?:\s[\w-]+)?)?\s+(?:isn't|isnt|is not|doesn't mean|doesnt mean|does not mean)\s+(.{{1,40}}?)[,;]?\s+(?:it's|its|it is|it means|it|but|—|-)\s+(.{{2,}})$"
+        r"(?i)^(?:no|nope|wrong|not quite)?[,.!]?\s*(?:[—–-]\s*)?(?:the\s+)?{ET}(?:\s+(?:process|service|job|daemon|table|module|tool|script|flag|queue))?(?:\s+(?:for|of|on|in) [\w-]+(?:\s[\w-]+)?)?\s+(?:isn't|isnt|is not|doesn't mean|doesnt mean|does not mean)\s+(.{{1,40}}?)[,;]?\s+(?:it's|its|it is|it means|it|but|—|-)\s+(.{{2,}})$"
     ))
 });
 
@@ -34,7 +34,7 @@ static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
 /// settle_sweep": a name set right, code-like, and the one it is not.
 static RIGHT_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:(?:[^，,:：\s]{0,6}?(?:名|名字|叫法)|(?:the\s+)?(?:\w+\s+){0,2}(?:name|job|task|key|ticket|branch|table|function|flag|command|cluster|service|bucket|host|db|database|env|environment|region|queue|topic|repo|project|dashboard|dash))\s*(?:是|叫|is|'s)\s*|(?:it'?s|its|it is|i wrote|i said|i meant|i typed)\s+)?["“`']?([A-Za-z][\w.+]*(?:[-_][\w.+]+)+|[A-Za-z]+[A-Z0-9][\w.+-]*)["”`']?\s*[，,]?\s*(?:而)?(?:不是|not)\s+["“`']?([\w.+-]+)["”`']?\s*(?:[，,。；;.]\s*(.*))?$"#,
+        r#"(?i)^(?:(?:[^，,:：\s]{0,6}?(?:名|名字|叫法)|(?:the\s+)?(?:\w+\s+){0,2}(?:name|job|task|key|ticket|branch|table|function|flag|command|cluster|service|bucket|host|db|database|env|environment|region|queue|topic|repo|project|dashboard|dash))\s*(?:是|叫|is|'s)\s*|(?:it'?s|its|it is|i wrote|i said|i meant|i typed)\s+)?["“`']?([A-Za-z][\w.+]*(?:[-_][\w.+]+)+|[A-Za-z]+[A-Z0-9][\w.+-]*)["”`']?\s*[，,]?\s*(?:而)?(?:不是|not)\s+["“`']?([\w.+-]+)["”`']?(?:\s+(?:lol|haha))?\s*(?:[，,。；;.]\s*(.*))?$"#,
     )
 });
 
@@ -64,7 +64,7 @@ static ON_PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
 /// "its SnapShipper, one word, and it's not raft compaction": a name spelt out.
 static SPELLED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:no,?\s+)?(?:it'?s|its|it is)\s+`?((?-i:[A-Z][a-z0-9]+[A-Z][\w]*)|[\w]+[-_][\w-]+)`?,?\s+(?:one word|with an? \w+|with a dash|with an underscore|lowercase|all caps|no space)\b[,.;]?\s*(?:and\s+)?(.*)$",
+        r"(?i)^(?:no,?\s+)?(?:it'?s|its|it is)\s+`?((?-i:[A-Z][a-z0-9]+[A-Z][\w]*)|[\w]+[-_][\w-]+|[A-Za-z]{3,})`?,?\s+(?:one word|with an? \w+|with a dash|with an underscore|lowercase|all caps|no space)\b[,.;]?\s*(?:and\s+)?(.*)$",
     )
 });
 
@@ -73,7 +73,7 @@ static SPELLED: LazyLock<Regex> = LazyLock::new(|| {
 /// instead, and what it is not, kept as the user wrote it.
 static ZH_CALLED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?P<not>(?:不是|不叫)\s*["“「]?[^，,。“”「」]{2,20}?["”」]?)\s*[，,]\s*(?:那个|这个|它)?(?:我们|大家|这边|咱们)?(?:都|也)?(?:统一|一般|都|内部)?(?:叫|叫做|称为|叫它)\s*["“「](?P<term>[^”"」]{2,12})["”」]\s*(?:[，,。；;]\s*(?P<rest>.*))?$"#,
+        r#"(?P<not>(?:不是|不叫|别叫)\s*["“「]?[^，,。“”「」]{2,20}?["”」]?)\s*[，,]\s*(?:那个|这个|它)?(?:我们|大家|这边|咱们)?(?:都|也)?(?:统一|一般|都|内部)?(?:叫|叫做|称为|叫它)\s*(?:["“「](?P<term>[^”"」]{2,12})["”」]|(?P<term2>\p{Han}{2,8}))(?:\s*[（(][^）)]{1,40}[）)])?\s*(?:[，,。；;]\s*(?P<rest>.*))?$"#,
     )
 });
 
@@ -145,10 +145,10 @@ static ITS_NOT: LazyLock<Regex> = LazyLock::new(|| {
 /// "it's not 'the Orion cluster' anymore, we renamed it to Vega", "it's not, we call it stage1",
 /// "but in our code that's a 'tickframe' - …".
 static EN_CALLED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
-    const NAME: &str = r#"(?:["'“‘`](?P<q>[^"'”’`]{2,30})["'”’`]|(?P<n>(?-i:[A-Z][\w.-]+)|[a-z][\w.]*[-_0-9][\w.-]*))"#;
+    const NAME: &str = r#"(?:["'“‘`](?P<q>[^"'”’`]{2,30})["'”’`]|(?P<n>(?-i:[A-Z][\w.-]+)|[a-z][\w.]*[-_0-9][\w.-]*)|(?P<w>[a-z][a-z-]{2,30}))"#;
     const NOT: &str = r#"["'“‘`]?(?P<not>[^,;—–"'”’`]{2,30}?)["'”’`]?"#;
     re(&format!(
-        r#"(?i)(?:\b(?:we\s+)?(?:don'?t|do not|never)\s+call\s+(?:it|that|this|them)\s+(?:an?\s+|the\s+)?{NOT}\s*[,;—–-]+\s*(?:it'?s|its|it is|we call it|that'?s)\s+|(?:^|[\s:])["'“‘`]?(?P<not2>[^"'”’`:]{{2,30}})["'”’`]?\s+(?:isn'?t|is not|'s not)\s+what we call (?:it|that|this)\s*[,;—–-]+\s*(?:it'?s|its|it is|we call it)\s+|\b(?:it'?s|that'?s|its)\s+not\b(?:\s+["'“‘`]?(?P<not3>[^,;—–"'”’`]{{2,30}}?)["'”’`]?)?(?:\s+any\s?more)?\s*[,;—–-]+\s*(?:we\s+(?:call\s+it|renamed\s+it(?:\s+to)?|named\s+it)|it'?s\s+called|it'?s\s+now)\s+|\bin our (?:code|codebase|repo|world|team|docs|stack)\s+(?:that'?s|it'?s|this is|that is)\s+)(?:the\s+|an?\s+)?{NAME}(?:\s+[^,;.:—–-]{{0,20}})?\s*(?:[,;.:—–-]+\s*(?P<rest>.*))?$"#
+        r#"(?i)(?:\b(?:we\s+)?(?:don'?t|do not|never)\s+call\s+(?:it|that|this|them|those|these)\s+(?:an?\s+|the\s+)?{NOT}\s*[,;—–-]+\s*(?:it'?s|its|it is|we call (?:it|them)|that'?s|they'?re|they are)\s+|(?:^|[\s:])["'“‘`]?(?P<not2>[^"'”’`:]{{2,30}})["'”’`]?\s+(?:isn'?t|is not|'s not)\s+what we call (?:it|that|this)\s*[,;—–-]+\s*(?:it'?s|its|it is|we call it)\s+|\b(?:it'?s|that'?s|its)\s+not\b(?:\s+["'“‘`]?(?P<not3>[^,;—–"'”’`]{{2,30}}?)["'”’`]?)?(?:\s+any\s?more)?\s*[,;—–-]+\s*(?:we\s+(?:call\s+it|renamed\s+it(?:\s+to)?|named\s+it)|it'?s\s+called|it'?s\s+now)\s+|\bin our (?:code|codebase|repo|world|team|docs|stack)\s+(?:that'?s|it'?s|this is|that is)\s+)(?:the\s+|an?\s+)?{NAME}(?:\s+[^,;.:—–-]{{0,20}})?\s*(?:[,;.:—–-]+\s*(?P<rest>.*))?$"#
     ))
 });
 
@@ -176,7 +176,10 @@ static ZH_NOW_CALLED: LazyLock<Regex> = LazyLock::new(|| {
 
 pub(super) fn correction(s: &str) -> Option<Candidate> {
     if let Some(c) = EN_CALLED_INSTEAD.captures(s) {
-        let term = c.name("q").or(c.name("n")).map(|m| m.as_str())?;
+        // A plain word only after "we call it" ("we call it the judge").
+        let called = c[0].to_lowercase().contains("call it");
+        let term = c.name("q").or(c.name("n")).or(c.name("w").filter(|_| called));
+        let term = term.map(|m| m.as_str())?;
         let not = c.name("not").or(c.name("not2")).or(c.name("not3")).map(|m| m.as_str().trim());
         let rest = c.name("rest").map_or("", |m| m.as_str());
         let explanation = match not {
@@ -220,7 +223,8 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
         }
     }
     if let Some(c) = ZH_CALLED_INSTEAD.captures(s).or_else(|| ZH_USED_INSTEAD.captures(s)) {
-        let (not, term) = (&c["not"], &c["term"]);
+        let not = &c["not"];
+        let term = c.name("term").or(c.name("term2")).map_or("", |m| m.as_str());
         let rest = c.name("rest").map_or("", |m| m.as_str());
         let explanation =
             if rest.is_empty() { not.to_string() } else { format!("{rest}（{not}）") };
@@ -309,11 +313,11 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
         .and_then(|c| make(&c[1], &c[2], Kind::Correction, 0.8))
         .or_else(|| {
             let c = ZH_NOT_SAME.captures(s)?;
-            make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8)
+            what_and_not(&c)
         })
         .or_else(|| {
             let c = ZH_NOT_BUT.captures(s)?;
-            make(&c[1], &format!("{}（不是{}）", &c[3], &c[2]), Kind::Correction, 0.8)
+            what_and_not(&c)
         });
     // "改错了 不是42行 …": the "no" itself is no term.
     static NO_WORD: LazyLock<Regex> =
@@ -356,6 +360,13 @@ fn rest_then_not(rest: &str, not: &str) -> String {
     } else {
         join(rest, Some(not))
     }
+}
+
+/// A term (group 1), what it is (group 3) and what it is not (group 2): "是一号清算通道（不是 T+1
+/// 结算）", with the space the user wrote before an ASCII word.
+fn what_and_not(c: &regex::Captures) -> Option<Candidate> {
+    let space = if c[2].starts_with(|c: char| c.is_ascii_alphanumeric()) { " " } else { "" };
+    make(&c[1], &format!("{}（不是{space}{}）", &c[3], &c[2]), Kind::Correction, 0.8)
 }
 
 pub(super) fn not_word(wrong: &str, english: bool) -> String {

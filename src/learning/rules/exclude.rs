@@ -31,7 +31,10 @@ pub(super) fn is_question(s: &str) -> bool {
     static SAYING: LazyLock<Regex> = LazyLock::new(|| {
         re(r"(?i)^(?:when (?:i|we) say|do not|don't|dont|what you (?:want|need|mean) is)\b")
     });
-    if SAYING.is_match(s.trim()) || is_request(s) {
+    // "“回流单”是什么：就是 …": a question the user answers at once.
+    static ANSWERED: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?:是什么|是啥|什么意思)\s*[：:]\s*\S{2,}"));
+    if SAYING.is_match(s.trim()) || is_request(s) || ANSWERED.is_match(s) {
         return false;
     }
     // "无论哪个环境都别…", "哪怕是测试库": 哪 that asks nothing.
@@ -103,7 +106,7 @@ pub(super) fn without_pasted(prose: &str) -> &str {
     // line, after the colon.
     static PASTED_HERE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^.{0,20}?(?:贴一段|贴一下|贴个|粘贴|贴了|贴过来|贴上来|粘过来|复制了|这么写的|这样写的|这么说的|这么定义的|原话|原文|pasting|pasted|quoting|(?:it|they) says? (?:this|so|verbatim)|word for word)[^：:\n]{0,20}[：:]",
+            r"(?i)^.{0,20}?(?:贴一段|贴一下|贴个|粘贴|贴了|贴过来|贴上来|粘过来|贴给你|复制了|这么写的|这样写的|这么说的|这么定义的|原话|原文|pasting|pasted|quoting|(?:it|they) says? (?:this|so|verbatim)|word for word)[^：:\n]{0,20}[：:]",
         )
     });
     if let Some(m) = PASTED_HERE.find(prose.trim_start()) {

@@ -50,7 +50,7 @@ pub(super) fn zh_named_is(s: &str) -> Option<Candidate> {
     }
     static ZH_CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:那个|这个|\p{Han}{1,6}的)?\s*([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+|[A-Z]{2,}\d+)\s*(?:(?:这个|这张|这条|这一?个)\s*(?:\p{Han}{1,2}|[A-Za-z]{2,8})?)?\s*(?:就是|是)\s*((?:我们|[^不没在我你他她]).{3,})$",
+            r"^(?:那个|这个|\p{Han}{1,6}的)?\s*`?([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+|[A-Z]{2,}\d+)`?\s*(?:(?:这个|这张|这条|这一?个)\s*(?:\p{Han}{1,3}|[A-Za-z]{2,8})?)?\s*(?:以后)?\s*(?:就是|是|就代表|代表)\s*((?:我们|[^不没在我你他她]).{3,})$",
         )
     });
     static ZH_SPACED_IS: LazyLock<Regex> = LazyLock::new(|| {

@@ -115,7 +115,7 @@ fn kept(s: &str) -> Option<String> {
     // "请将以下信息记录下来，供后续会话使用：…": what it is for is not what is kept.
     static PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:供|以便|方便|留给|用于)[^：:，,。]{0,12}[：:，,]\s*|^(?:for (?:future|later|next) (?:sessions?|use|reference))[:,]\s*",
+            r"^(?:供|以便|方便|留给|用于)[^：:，,。]{0,12}[：:，,]\s*|^(?:以后)?(?:都)?(?:按|照)这个(?:理解|来|记)[：:，,]\s*|^(?:for (?:future|later|next) (?:sessions?|use|reference))[:,]\s*",
         )
     });
     let inner = PURPOSE.find(inner).map_or(inner, |m| &inner[m.end()..]);

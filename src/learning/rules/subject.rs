@@ -36,7 +36,7 @@ pub(super) fn declared(s: &str) -> Option<String> {
     });
     static ZH: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|规范)\s*(?:是|如下)?\s*[：:]|^(?:关于|对于)\s*({SUBJECT}){PAREN}\s*(?:(?:给你|跟你|和你)?(?:定个|立个|说个|讲个|定一下)(?:规矩|规则|约定)\s*[：:，,]|[，,：:]\s*(?:一直这样|一直都这样|都这样|规矩是|规则是|约定是|以后|今后|一律))"
+            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|规范)\s*(?:是|如下|[^：:，,。]{{0,10}})?\s*[：:]|^(?:关于|对于)\s*({SUBJECT}){PAREN}\s*(?:(?:给你|跟你|和你)?(?:定个|立个|说个|讲个|定一下)(?:规矩|规则|约定)\s*[：:，,]|[，,：:]\s*(?:一直这样|一直都这样|都这样|规矩是|规则是|约定是|以后|今后|一律))"
         ))
     });
     // "fastlane 的 appstore_submit 以后这么用：…": how something is used from now on.
@@ -81,7 +81,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     // lead names, then what it always or never is.
     static EN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:btw|also|and|ok|heads up)[,]?\s+)?(?:always|going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|(?:one thing\s+)?for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:one thing\s+|heads up\s+)?for the rest of (?:this|the) (?:project|session|repo|codebase)|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?(?:\s+(?:from now on|going forward))?\s*[:,–—-]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?(?:\s*\([^)]{0,60}\))?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes|get|gets|stay|stays|live|lives)\b",
+            r"(?i)^(?:(?:btw|also|and|ok|heads up)[,]?\s+)?(?:always|going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|(?:one thing\s+)?for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:one thing\s+|heads up\s+)?for the rest of (?:this|the) (?:project|session|repo|codebase)|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?(?:\s+(?:from now on|going forward))?\s*[:,–—-]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?(?:\s*\([^)]{0,60}\))?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes|get|gets|stay|stays|live|lives|run|runs)\b",
         )
     });
     // "the payout-batch job must never run twice …": a named thing, and what it must.
@@ -149,14 +149,14 @@ fn zh(s: &str) -> Option<String> {
     });
     static RULES_OF: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|要求|规范|习惯|惯例|做法)\s*(?:是|如下|都这样|[^：:，,。]{{0,6}})?\s*[：:，,]"
+            r"^(?:以后|今后|往后|从现在开始|从现在起)?\s*({SUBJECT})\s*的\s*(?:规矩|规则|约定|要求|规范|习惯|惯例|做法)\s*(?:是|如下|都这样|[^：:，,。]{{0,10}})?\s*[：:，,]"
         ))
     });
     // "以后改 接口文档 都这样", "写单测的时候注意", "以后改 proto 文件一律先…": doing something
     // to the subject, then how — not "改完 X 后都要跑 …", a trigger for a command.
     static DOING: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:你|我们)?(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:凡是|每次)?\s*(?:改|写|动|加|提|跑|建|发|上|做|用|处理|修改|新增|新建|编写)\s+({SUBJECT})\s*(?:都这样|都按|的时候|时)|^(?:你|我们)?(?:以后|今后|往后)?\s*(?:改|写|动|加|建|修改|新增|新建|编写)({SUBJECT})的时候"
+            r"^(?:你|我们)?(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:凡是|每次)?\s*(?:改|写|动|加|提|跑|建|发|上|做|用|处理|修改|新增|新建|编写)\s+({SUBJECT})\s*(?:都这样|都按|的时候|时)|^(?:你|我们)?(?:以后|今后|往后)?\s*(?:改|写|动|加|建|跑|用|发|处理|修改|新增|新建|编写)({SUBJECT})的时候"
         ))
     });
     // "以后训练数据集的版本号只能往上加", "游戏里的掉落表以后都走配置表", "规矩：生产库的数据修复脚本
@@ -178,7 +178,9 @@ fn zh(s: &str) -> Option<String> {
     });
     // "以后凡是动金丝雀集群（canary-sh2）的东西，…", "以后凡是改到成绩接口，…": whatever touches it.
     static TOUCHING_ANY: LazyLock<Regex> = LazyLock::new(|| {
-        re(&format!(r"(?:凡是|只要){TOUCH}({SUBJECT}){PAREN}\s*(?:的(?:东西|时候)|时)?\s*[，,]"))
+        re(&format!(
+            r"(?:凡是|只要){TOUCH}({SUBJECT}){PAREN}\s*(?:的(?:东西|时候)|时)?\s*(?:[，,]|都)"
+        ))
     });
     // "以后 api/proto/ 下面的字段只能加…": a path, and what under it.
     static UNDER: LazyLock<Regex> = LazyLock::new(|| {
@@ -231,6 +233,16 @@ fn zh(s: &str) -> Option<String> {
         return usable(&c[1]);
     }
     // Only a rule that says "以后", or opens with what it is about and a rule word.
+    // "以后发版打包：iOS 一律走 …": the subject, then the rule after a colon.
+    static LEAD_COLON: LazyLock<Regex> =
+        LazyLock::new(|| re(r"^(?:以后|今后|往后)\s*(\p{Han}{2,8})\s*[：:]\s*\S"));
+    // ("以后的提交规范：" is a rule's lead, read above.)
+    let lead = |t: &str| {
+        t.contains('的') || ["规范", "规矩", "规则", "约定", "要求"].iter().any(|w| t.ends_with(w))
+    };
+    if let Some(c) = LEAD_COLON.captures(s).filter(|c| !lead(&c[1])) {
+        return usable(&c[1]);
+    }
     let c = LEADS.captures(s)?;
     // "以后发版别自己跑 npm publish": what is not to be run is the term, as in any rule that
     // names a command; "spot 实例别跑超过6小时的任务" runs none.
@@ -242,6 +254,12 @@ fn zh(s: &str) -> Option<String> {
     }
     let subject = c[2].trim();
     // "以后改固件版本号都走 …": the verb goes before a long name ("改接口" stays whole).
+    // ("以后处理身份证号一律…": a verb of two characters, too.)
+    let subject = ["处理", "修改", "调用", "提交"]
+        .iter()
+        .find_map(|v| subject.strip_prefix(v))
+        .filter(|rest| rest.chars().count() >= 2)
+        .unwrap_or(subject);
     let subject = match subject.strip_prefix(['改', '写', '动', '加', '跑', '发', '用']) {
         Some(rest) if rest.chars().count() >= 4 && rest.chars().all(super::scoped::is_han) => rest,
         _ => subject,

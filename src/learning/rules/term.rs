@@ -73,6 +73,7 @@ fn is_zh_clause(term: &str) -> bool {
         || (chars > 3 && term.ends_with(['下', '里']))
         // "你改训练代码", "它底层": a clause about someone, not a name.
         || term.starts_with(['你', '它', '他', '她'])
+        || term.ends_with(['你', '我'])
         // "帮我记住：…", "规矩：…": the lead of a request or a rule.
         || ["记住", "记一下", "帮我"].iter().any(|w| term.contains(w))
         || ["规矩", "规则", "约定", "规范", "定义"].contains(&term)
@@ -107,7 +108,7 @@ fn bounded(term: &str) -> String {
     // name is after the lead and before the place.
     static ZH_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:.{0,12}?(?:说的|讲的|叫的|简称的|所谓的|口中的|里说的)|叫它|管它叫|称它为|请问|那么|说|(?:以后|今后|往后|之后|后面)\s*(?:我们|咱们|我)?\s*(?:一?提到|说到|说起|讲到|说)?|一?提到|说到|说起|讲到)\s*",
+            r"^(?:.{0,12}?(?:说的|讲的|叫的|简称的|所谓的|口中的|里说的)|叫它|管它叫|称它为|请问|那么|(?:之前|刚才|前面|上次)(?:说|讲)(?:的)?|说|(?:以后|今后|往后|之后|后面)\s*(?:我们|咱们|我)?\s*(?:一?提到|说到|说起|讲到|说)?|一?提到|说到|说起|讲到)\s*",
         )
     });
     static ZH_PLACE: LazyLock<Regex> = LazyLock::new(|| {
