@@ -2,24 +2,7 @@
 //! each before they were read (tests/learning/blind/README.md); each sentence here was missed,
 //! or proposed the wrong term, before this round.
 
-use super::tests::{one, whole_talk};
-
-/// The term `s` alone proposes, if any.
-fn term(s: &str) -> Option<String> {
-    one(s).map(|c| c.0)
-}
-
-/// Asserts that `s` alone proposes `expected`, with `fact` in its explanation.
-fn proposes_with(s: &str, expected: &str, fact: &str) {
-    let (t, e, _) = one(s).unwrap_or_else(|| panic!("{s}"));
-    assert_eq!(t, expected, "{s}");
-    assert!(e.contains(fact), "{e}");
-}
-
-/// Asserts that `s` alone proposes `expected`.
-fn proposes(s: &str, expected: &str) {
-    assert_eq!(term(s).as_deref(), Some(expected), "{s}");
-}
+use super::tests::{proposes, proposes_with, term, whole_talk};
 
 #[test]
 fn a_name_used_instead_of_the_assistants_word() {

@@ -2,12 +2,7 @@
 //! before they were read (tests/learning/blind/README.md); each sentence here was missed, or
 //! proposed the wrong term, before this round.
 
-use super::tests::{one, whole_talk};
-
-/// Asserts that `s` alone proposes `expected`.
-fn proposes(s: &str, expected: &str) {
-    assert_eq!(one(s).map(|c| c.0).as_deref(), Some(expected), "{s}");
-}
+use super::tests::{one, proposes, proposes_with, whole_talk};
 
 #[test]
 fn definitions_under_a_lead_or_a_question_answered() {
@@ -41,9 +36,7 @@ fn corrections_said_another_way() {
         ("settle_t1 不是 T+1 结算，是一号清算通道的意思，走的是银联那条线", "settle_t1", "不是 T+1 结算"),
         ("更正一下：之前说冷链标签是温度超过 8 度的货，不对，冷链标签是全程要求 2-8℃ 的货", "冷链标签", "2-8℃"),
     ] {
-        let (t, e, _) = one(s).unwrap_or_else(|| panic!("{s}"));
-        assert_eq!(t, term, "{s}");
-        assert!(e.contains(fact), "{e}");
+        proposes_with(s, term, fact);
     }
     // "we call it" makes a plain word a name; a plain word after "it's not …" alone does not.
     assert_eq!(one("it's not a scoring service, it's broken"), None);

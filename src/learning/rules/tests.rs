@@ -5,6 +5,23 @@ pub(super) fn one(s: &str) -> Option<(String, String, Kind)> {
     candidate(&sentence, mark).map(|c| (c.term, c.explanation, c.kind))
 }
 
+/// The term `s` alone proposes, if any.
+pub(super) fn term(s: &str) -> Option<String> {
+    one(s).map(|c| c.0)
+}
+
+/// Asserts that `s` alone proposes `expected`.
+pub(super) fn proposes(s: &str, expected: &str) {
+    assert_eq!(term(s).as_deref(), Some(expected), "{s}");
+}
+
+/// Asserts that `s` alone proposes `expected`, with `fact` in its explanation.
+pub(super) fn proposes_with(s: &str, expected: &str, fact: &str) {
+    let (t, e, _) = one(s).unwrap_or_else(|| panic!("{s}"));
+    assert_eq!(t, expected, "{s}");
+    assert!(e.contains(fact), "{e}");
+}
+
 #[test]
 fn definitions_in_both_languages() {
     let (t, e, k) =
