@@ -132,8 +132,17 @@ const FLOORS: &[(&str, Floors)] = &[
     // 0.808 / 0.700 with `also`). Q after that session's tuning: 0.933 / 0.933 / 0.982, O 0.912 /
     // 0.867 / 0.962, P 0.917 / 0.917 / 0.964. Under the targets; the floors hold what
     // R and S measured.
-    ("cases/part_r", Floors { precision: 0.66, recall: 0.50, facts: 0.96 }),
-    ("cases/part_s", Floors { precision: 0.75, recall: 0.65, facts: 0.94 }),
+    // Tuned on after (aadbc41): R 0.811 / 0.717 / 0.977, S 0.864 / 0.850 / 0.941.
+    ("cases/part_r", Floors { precision: 0.80, recall: 0.71, facts: 0.96 }),
+    ("cases/part_s", Floors { precision: 0.86, recall: 0.84, facts: 0.93 }),
+    // Blind parts T and U, written by two helpers with the same brief (every case by hand) after
+    // R and S were measured, committed unread (94dc4fc) before the rules tuned on R and S, and
+    // measured once on those rules (aadbc41 and a test-only commit after it): T 0.840 / 0.700 /
+    // 0.952 (tp 168, fp 32, fn 72; 0.860 / 0.717 with `also`), U 0.811 / 0.717 / 0.953 (tp 172,
+    // fp 40, fn 68; the same with `also`). Behaviour 0.250 / 0.200 on both. Under the issue's
+    // targets; the floors hold what they measured.
+    ("cases/part_t", Floors { precision: 0.84, recall: 0.70, facts: 0.95 }),
+    ("cases/part_u", Floors { precision: 0.81, recall: 0.71, facts: 0.95 }),
 ];
 
 fn root() -> PathBuf {
