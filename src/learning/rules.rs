@@ -43,7 +43,7 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
     // "说一下低功耗巡检：MCU 每 10 分钟醒一次": a word announced, then what it is.
     static ANNOUNCED: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:说一下|说下|介绍一下|介绍下|解释一下|解释下|科普一下|讲一下|讲下|(?:顺便)?定义一下)\s*[“「]?(\p{Han}{2,8}|[A-Za-z][\w.-]{1,30})[”」]?\s*[：:]\s*(.{6,})$",
+            r"^(?:跟你|和你|给你)?(?:说一下|说下|介绍一下|介绍下|解释一下|解释下|科普一下|讲一下|讲下|(?:顺便)?定义一下)\s*[“「]?(\p{Han}{2,8}|[A-Za-z][\w.-]{1,30})[”」]?\s*[：:]\s*(.{6,})$",
         )
     });
     // "L3告警的定义：影响超过10%用户的故障": a name's definition, said to be one.
@@ -93,7 +93,7 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|one thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:define(?: for (?:this|the|our) (?:repo|project|codebase|team))?|definition|quick def(?:inition)?(?: so you stop guessing)?)\s*:\s*|(?:顺便定义一下|定义一下|跟你说一下|跟你说下|和你说下|另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|one thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:define(?: for (?:this|the|our) (?:repo|project|codebase|team))?|definition|quick def(?:inition)?(?: so you stop guessing)?)\s*:\s*|(?:顺便定义一下|定义一下|先说一下|先说下|跟你说一下|跟你说下|和你说下|另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
         )
     });
     let s = FILLER.find(s).map_or(s, |m| &s[m.end()..]);
@@ -171,7 +171,7 @@ static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:in (?:this|our) (?:project|repo|codebase|team|org|company|group),?\s+|in (?:this|our|the)\s+(?:[\w-]+\s+)?(?:code|codebase|repo|project|app|service|team|dashboards?|schema|docs|pipeline|backend|frontend),?\s+|here,?\s+|around here,?\s+)?(?:the (?:word|term|phrase|acronym|abbreviation)\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is what we call)\s+(.{{2,}})$"
+        r"(?i)^(?:in (?:this|our) (?:project|repo|codebase|team|org|company|group),?\s+|in (?:this|our|the)\s+(?:[\w-]+\s+)?(?:code|codebase|repo|project|app|service|team|dashboards?|schema|docs|pipeline|backend|frontend|fleet|system|domain|world|game|lab|shop|plant|clinic|hospital|warehouse|store),?\s+|here,?\s+|around here,?\s+)?(?:the (?:word|term|phrase|acronym|abbreviation)\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is what we call)\s+(.{{2,}})$"
     ))
 });
 static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -215,7 +215,7 @@ static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
 static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:so\s+)?(?:in (?:our|this|the) [\w-]+(?: [\w-]+)?,?\s+)?(?:(?:the|our|a|an)\s+|[^“"「『，,。`]{0,12}?的\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)(?:\s+(?:job|service|table|flag|script|tool|queue|bucket|module|command|label))?(?:\s+(?:in|for|at|on) (?:our|this|the) [\w -]{1,30}?)?\s*[：:]?\s*(?:is|are|=|refers specifically to|refers to|specifically means|always means|only means|means|denotes|stands for|[-–—]+\s*(?:that'?s|thats|it'?s|which is)|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
+        r#"(?i)^(?:so\s+)?(?:in (?:our|this|the) [\w-]+(?: [\w-]+)?,?\s+)?(?:(?:the|our|a|an)\s+|[^“"「『，,。`]{0,12}?的\s*|[^“"「『，,。`\s]{1,12}?(?:里|中)\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)(?:\s+(?:job|service|table|flag|script|tool|queue|bucket|module|command|label))?(?:\s+(?:in|for|at|on) (?:our|this|the) [\w -]{1,30}?)?\s*[：:，,]?\s*(?:is|are|=|refers specifically to|refers to|specifically means|always means|only means|means|denotes|stands for|[-–—]+\s*(?:that'?s|thats|it'?s|which is)|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
     )
 });
 /// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
@@ -373,7 +373,7 @@ fn definition(s: &str) -> Option<Candidate> {
     // we re-align …", "“首件”你知道吧，每批次第一个加工出来的零件" (the user assumes it, then says
     // it), "ok so the thing I keep calling sweeper - it's the job that …", "yep thats what we
     // call the rewind window - 8 frames at 60hz, …".
-    static NAME_THEN_WHAT: LazyLock<[Regex; 9]> = LazyLock::new(|| {
+    static NAME_THEN_WHAT: LazyLock<[Regex; 11]> = LazyLock::new(|| {
         [
             r#"(?i)^(?:what you (?:want|need|mean) is|you (?:want|need|mean)|i mean|i meant|we call it|it's called|its called)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?\s*[-–—:]\s*(?:that'?s|thats|which is|it'?s|its)\s+(.{4,})$"#,
             r"(?i)^(?:one (?:more )?thing |a note |quick note )?about\s+(?:the\s+)?([\w.-]+(?:\s[\w.-]+){0,2}):\s*(?:those|these|they|it|this|that)(?:\s+are|\s+is|'s|’s|'re)\s+(.{4,})$",
@@ -386,6 +386,10 @@ fn definition(s: &str) -> Option<Candidate> {
             r#"(?i)^(?:we have|there'?s|we'?ve got)\s+(?:this|a|one)\s+(?:thing|job|tool|service|script|table|step)\s+called\s+(?:the\s+)?["'`]?([\w.-]+(?:\s[\w.-]+){0,2}?)["'`]?\s*[,;:–—-]+\s*(?:it'?s|its|which is|that'?s)\s+(.{4,})$"#,
             // "the sidecar index - that's the small FAISS index we keep per tenant".
             r"(?i)^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*){0,2})\s+[-–—]+\s+(?:that'?s|thats|it'?s)\s+((?:the|a|an|our|when|where)\s.{4,})$",
+            // "let me define 'fallow run' for you since it'll come up a lot: it's a run of …".
+            r#"(?i)^(?:let me |i'll |i want to )?define\s+["'`]([^"'`]{2,30})["'`][^:]{0,50}:\s*(?:it'?s|it is|that'?s)?\s*(.{4,})$"#,
+            // "we use 'stale drop' for a parcel that the courier marked delivered …".
+            r#"(?i)^we (?:use|say)\s+["'`]([^"'`]{2,30})["'`]\s+(?:for|to mean|when)\s+(.{4,})$"#,
             // "BUMP-7 is what we call the semver-major tracking issue": the name first.
             r#"(?i)^["'`]?((?-i:[A-Z][A-Z0-9]*-\d+)|[A-Za-z][\w.]*[-_][\w.-]+)["'`]?\s+is what (?:we|i|the team|everyone) calls?\s+(?:the\s+)?(.{4,})$"#,
         ]
@@ -651,6 +655,8 @@ mod learnt;
 mod learnt_opq;
 #[cfg(test)]
 mod learnt_rs;
+#[cfg(test)]
+mod learnt_tu;
 mod marked;
 mod remember;
 mod scoped;

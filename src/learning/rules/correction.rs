@@ -148,7 +148,7 @@ static EN_CALLED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
     const NAME: &str = r#"(?:["'“‘`](?P<q>[^"'”’`]{2,30})["'”’`]|(?P<n>(?-i:[A-Z][\w.-]+)|[a-z][\w.]*[-_0-9][\w.-]*)|(?P<w>[a-z][a-z-]{2,30}))"#;
     const NOT: &str = r#"["'“‘`]?(?P<not>[^,;—–"'”’`]{2,30}?)["'”’`]?"#;
     re(&format!(
-        r#"(?i)(?:\b(?:we\s+)?(?:don'?t|do not|never)\s+call\s+(?:it|that|this|them|those|these)\s+(?:an?\s+|the\s+)?{NOT}\s*[,;—–-]+\s*(?:it'?s|its|it is|we call (?:it|them)|that'?s|they'?re|they are)\s+|(?:^|[\s:])["'“‘`]?(?P<not2>[^"'”’`:]{{2,30}})["'”’`]?\s+(?:isn'?t|is not|'s not)\s+what we call (?:it|that|this)\s*[,;—–-]+\s*(?:it'?s|its|it is|we call it)\s+|\b(?:it'?s|that'?s|its)\s+not\b(?:\s+["'“‘`]?(?P<not3>[^,;—–"'”’`]{{2,30}}?)["'”’`]?)?(?:\s+any\s?more)?\s*[,;—–-]+\s*(?:we\s+(?:call\s+it|renamed\s+it(?:\s+to)?|named\s+it)|it'?s\s+called|it'?s\s+now)\s+|\bin our (?:code|codebase|repo|world|team|docs|stack)\s+(?:that'?s|it'?s|this is|that is)\s+)(?:the\s+|an?\s+)?{NAME}(?:\s+[^,;.:—–-]{{0,20}})?\s*(?:[,;.:—–-]+\s*(?P<rest>.*))?$"#
+        r#"(?i)(?:\b(?:we\s+)?(?:don'?t|do not|never)\s+call\s+(?:it|that|this|them|those|these)\s+(?:an?\s+|the\s+)?{NOT}\s*[,;—–-]+\s*(?:it'?s|its|it is|we call (?:it|them)|that'?s|they'?re|they are)\s+|\b(?:we\s+)?(?:don'?t|dont|do not|never)\s+say\s+["'“‘`]?(?P<not4>[^,;—–"'”’`]{{2,30}}?)["'”’`]?\s*[,;—–-]+\s*(?:[\w ]{{0,25}}?\s)?(?:calls? (?:it|them)|say)\s+|^(?:actually|no|nope)[,]?\s+(?:those|these|they|that|it)\s+(?:are|is|'re|'s)\s+|(?:^|[\s:])["'“‘`]?(?P<not2>[^"'”’`:]{{2,30}})["'”’`]?\s+(?:isn'?t|is not|'s not)\s+what we call (?:it|that|this)\s*[,;—–-]+\s*(?:it'?s|its|it is|we call it)\s+|\b(?:it'?s|that'?s|its)\s+not\b(?:\s+["'“‘`]?(?P<not3>[^,;—–"'”’`]{{2,30}}?)["'”’`]?)?(?:\s+any\s?more)?\s*[,;—–-]+\s*(?:we\s+(?:call\s+it|renamed\s+it(?:\s+to)?|named\s+it)|it'?s\s+called|it'?s\s+now)\s+|\bin our (?:code|codebase|repo|world|team|docs|stack)\s+(?:that'?s|it'?s|this is|that is)\s+)(?:the\s+|an?\s+)?{NAME}(?:\s+[^,;.:—–-]{{0,20}})?\s*(?:[,;.:—–-]+\s*(?P<rest>.*))?$"#
     ))
 });
 
@@ -180,7 +180,12 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
         let called = c[0].to_lowercase().contains("call it");
         let term = c.name("q").or(c.name("n")).or(c.name("w").filter(|_| called));
         let term = term.map(|m| m.as_str())?;
-        let not = c.name("not").or(c.name("not2")).or(c.name("not3")).map(|m| m.as_str().trim());
+        let not = c
+            .name("not")
+            .or(c.name("not2"))
+            .or(c.name("not3"))
+            .or(c.name("not4"))
+            .map(|m| m.as_str().trim());
         let rest = c.name("rest").map_or("", |m| m.as_str());
         let explanation = match not {
             Some(not) => rest_then_not(rest, &format!("not {not}")),

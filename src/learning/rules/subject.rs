@@ -81,7 +81,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     // lead names, then what it always or never is.
     static EN_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:btw|also|and|ok|heads up)[,]?\s+)?(?:always|going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|(?:one thing\s+)?for (?:all )?(?:future|later|next) sessions|(?:one\s+)?standing thing|(?:one thing\s+|heads up\s+)?for the rest of (?:this|the) (?:project|session|repo|codebase)|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?(?:\s+(?:from now on|going forward))?\s*[:,–—-]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+[\w./-]+)?(?:\s*\([^)]{0,60}\))?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes|get|gets|stay|stays|live|lives|run|runs)\b",
+            r"(?i)^(?:(?:btw|also|and|ok|heads up)[,]?\s+)?(?:always|going forward|from now on|moving forward|from here on(?: out)?|in (?:the )?future|(?:one thing\s+)?for (?:all )?(?:future|later|next) sessions|(?:one thing\s+)?for every session(?: in this (?:repo|project|codebase))?|(?:one\s+)?standing thing|(?:one thing\s+|heads up\s+)?for the rest of (?:this|the) (?:project|session|repo|codebase)|(?:standing|house|team|general|hard)\s+rule|rule|as a rule)(?:\s+for this (?:repo|project|codebase|session))?(?:\s+(?:from now on|going forward))?\s*[:,–—-]?\s+(?:all\s+|any\s+|our\s+|the\s+|every\s+|each\s+)?([a-z][\w./+-]*(?:\s[a-z][\w./+-]*){0,2}?)(?:\s+(?:in|under)\s+(?:this (?:repo|project|codebase)|[\w./-]+))?(?:\s*\([^)]{0,60}\))?\s+(?:are|is|must|should|always|never|need to|needs to|need|needs|have to|has to|go|goes|get|gets|stay|stays|live|lives|run|runs)\b",
         )
     });
     // "the payout-batch job must never run twice …": a named thing, and what it must.
@@ -102,7 +102,7 @@ pub(super) fn named(s: &str) -> Option<String> {
     // auth middleware, add …": what the changes touch.
     static CHANGES_TO: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:quick|one|small|new|house|standing|hard)\s+)?(?:rule|policy|going forward|from now on|for the rest of (?:this|the) (?:project|session|repo))?[,:]?\s*(?:for\s+)?(?:anything|everything|any (?:pr|mr|change|commit|diff)|every (?:pr|mr|change|commit)|each (?:pr|mr|change)|all (?:prs|changes|code))\s+(?:that\s+|which\s+)?(?:touching|touches|touch|changing|changes|modifying|modifies)\s+(?:the\s+|our\s+|any\s+)?([\w./-]+(?:\s[\w./-]+)?)\s*(?:[:：,]|\s+(?:needs?|must|should|requires?|has to|have to|gets?)\b)",
+            r"(?i)^(?:(?:quick|one|small|new|house|standing|hard)\s+)?(?:rule|policy|going forward|from now on|for the rest of (?:this|the) (?:project|session|repo))?[,:]?\s*(?:for\s+)?(?:anything|everything|any (?:pr|mr|change|commit|diff)|every (?:pr|mr|change|commit)|each (?:pr|mr|change)|all (?:prs|changes|code))\s+(?:that\s+|which\s+)?(?:touching|touches|touch|changing|changes|modifying|modifies)\s+(?:the\s+|our\s+|any\s+)?([\w./-]+(?:\s[\w./-]+)?)(?:\s+in\s+(?:the|our|this)\s+[\w -]{1,30}?)?\s*(?:[:：,]|\s+(?:needs?|must|should|requires?|has to|have to|gets?)\b)",
         )
     });
     if let Some(subject) = CHANGES_TO.captures(s.trim_start()).and_then(|c| usable(c[1].trim())) {
@@ -163,7 +163,7 @@ fn zh(s: &str) -> Option<String> {
     // 必须…", "以后 native so 库一律用…": the subject, then a word that makes it a rule.
     static LEADS: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:[^，,。：:]{{0,10}}?(?:规矩|规则|约定|规定|原则|规范|习惯|惯例|一直有效|长期有效)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:(?:所有|全部|任何)\s*[A-Za-z0-9\p{{Han}}]{{1,8}}\s*的)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改完|改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|只在|只有在|不许|不准|禁止|永远|绝不|绝对不|从不|都走|都用|都放|都要|都得|都不要|都不能|都别|不能|别|不要|千万别|千万不要)"
+            r"^(?:[^，,。：:]{{0,10}}?(?:规矩|规则|约定|规定|原则|规范|习惯|惯例|一直有效|长期有效)[^，,。：:]{{0,4}}?[：:])?\s*(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:(?:所有|全部|任何)\s*[A-Za-z0-9\p{{Han}}]{{1,8}}\s*的|所有|全部)?\s*(\p{{Han}}{{1,4}}(?:里|中|上|侧)?的)?\s*(?:(?:改完|改|写|动|加|跑|建|发|用|提交)[ \t]+)?({SUBJECT}){PAREN}\s*(?:的[^时候\s]\p{{Han}}{{0,2}})?\s*(?:以后|今后)?\s*(?:一律|统一|必须|务必|只能|只许|只在|只有在|不许|不准|禁止|永远|绝不|绝对不|从不|都走|都用|都放|都要|都得|都不要|都不能|都别|不能|别|不要|千万别|千万不要)"
         ))
     });
     // A word set apart by spaces in a Chinese rule ("以后跑 回填 任务一律加…"): the user's own
@@ -179,7 +179,7 @@ fn zh(s: &str) -> Option<String> {
     // "以后凡是动金丝雀集群（canary-sh2）的东西，…", "以后凡是改到成绩接口，…": whatever touches it.
     static TOUCHING_ANY: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"(?:凡是|只要){TOUCH}({SUBJECT}){PAREN}\s*(?:的(?:东西|时候)|时)?\s*(?:[，,]|都)"
+            r"(?:凡是|只要)(?:{TOUCH}|\s*)({SUBJECT}){PAREN}\s*(?:的(?:东西|时候)|时)?\s*(?:[，,]|都)"
         ))
     });
     // "以后 api/proto/ 下面的字段只能加…": a path, and what under it.
@@ -274,9 +274,13 @@ fn zh(s: &str) -> Option<String> {
         _ => subject,
     };
     // "以后所有", "每次提交": a time or a quantity, not a subject; the command is the term then.
-    (subject.chars().count() >= 2 && !subject.starts_with(['所', '每', '全', '任']))
-        .then(|| usable(subject))
-        .flatten()
+    // After "所有" a name of some length is the subject ("以后所有赔率计算都用 Decimal"), a
+    // short word is not ("以后所有提交都要跑 make check").
+    let all = ["所有", "全部"].iter().any(|a| c[0].contains(&format!("{a}{subject}")));
+    (subject.chars().count() >= if all { 4 } else { 2 }
+        && !subject.starts_with(['所', '每', '全', '任']))
+    .then(|| usable(subject))
+    .flatten()
 }
 
 /// A team, a side or a field, where a rule holds rather than what it is about: "嵌入式这边",

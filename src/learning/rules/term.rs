@@ -74,6 +74,8 @@ fn is_zh_clause(term: &str) -> bool {
         // "你改训练代码", "它底层": a clause about someone, not a name.
         || term.starts_with(['你', '它', '他', '她'])
         || term.ends_with(['你', '我'])
+        // "一条规矩": a rule announced, not its subject.
+        || term.starts_with("一条")
         // "帮我记住：…", "规矩：…": the lead of a request or a rule.
         || ["记住", "记一下", "帮我"].iter().any(|w| term.contains(w))
         || ["规矩", "规则", "约定", "规范", "定义"].contains(&term)
