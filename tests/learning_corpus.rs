@@ -141,8 +141,17 @@ const FLOORS: &[(&str, Floors)] = &[
     // 0.952 (tp 168, fp 32, fn 72; 0.860 / 0.717 with `also`), U 0.811 / 0.717 / 0.953 (tp 172,
     // fp 40, fn 68; the same with `also`). Behaviour 0.250 / 0.200 on both. Under the issue's
     // targets; the floors hold what they measured.
-    ("cases/part_t", Floors { precision: 0.84, recall: 0.70, facts: 0.95 }),
-    ("cases/part_u", Floors { precision: 0.81, recall: 0.71, facts: 0.95 }),
+    // Tuned on after (e0aed33): T 0.845 / 0.817 / 0.939, U 0.877 / 0.833 / 0.960.
+    ("cases/part_t", Floors { precision: 0.84, recall: 0.81, facts: 0.93 }),
+    ("cases/part_u", Floors { precision: 0.87, recall: 0.83, facts: 0.95 }),
+    // Blind parts V and W, written by hand by two helpers with T's brief after T and U were
+    // measured, committed unread (bfc2448) before the rules tuned on T and U, and measured once on
+    // those rules (e0aed33): V 0.772 / 0.733 / 0.864 (tp 176, fp 52, fn 64; 0.807 / 0.767 with
+    // `also`), W 0.792 / 0.700 / 0.976 (tp 168, fp 44, fn 72; 0.830 / 0.733 with `also`).
+    // Behaviour 0.500 / 0.500 and 0.222 / 0.200. Under the targets; the floors hold what
+    // they measured.
+    ("cases/part_v", Floors { precision: 0.77, recall: 0.73, facts: 0.86 }),
+    ("cases/part_w", Floors { precision: 0.79, recall: 0.70, facts: 0.97 }),
 ];
 
 fn root() -> PathBuf {
