@@ -17,20 +17,31 @@
 //! Env: `LEARNING_REPORT=1` prints every part's table and asserts nothing (measure a new blind
 //! part this way, totals and kinds only, before setting its floors). `LEARNING_MISSES=PART,…`
 //! also names each missed or false case of those parts (never a blind part's before it was
-//! measured). The tables go to stderr: run with `--nocapture`.
+//! measured). `LEARNING_PARTS=PART,…` scores only those parts. The tables go to stderr: run
+//! with `--nocapture`.
+//!
+//! `LEARNING_MODEL_URL` or `LEARNING_MODEL_ANSWERS` turns on the model's review in every scan
+//! (`tests/support/corpus_model.rs` says how); the floors are the rules' alone, so with a model
+//! they are not checked, as with `LEARNING_REPORT`.
 
 mod common;
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/corpus_model.rs"]
+mod corpus_model;
+#[path = "support/llm_server.rs"]
+mod llm_server;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use common::Home;
 use corpus::{Assistant, Case, Sessions, ASSISTANTS};
-use tinylingo::learning::Inbox;
+use corpus_model::Model;
+use tinylingo::learning::{Inbox, Status};
 use tinylingo::ops::duplicates::words::same_term;
 
 /// Floors of one part; `facts` applies only when some of its right proposals have facts.
@@ -242,11 +253,15 @@ fn parts_in(dir: &Path) -> Vec<PathBuf> {
 
 /// Scores each part, prints its table, and (unless `LEARNING_REPORT`) asserts its floors.
 fn check(parts: &[PathBuf], folder: &str, default: Floors) {
-    let report_only = env_on("LEARNING_REPORT");
+    let report_only = env_on("LEARNING_REPORT") || MODEL.is_some();
     let misses = std::env::var("LEARNING_MISSES").unwrap_or_default();
+    let only = std::env::var("LEARNING_PARTS").unwrap_or_default();
     let mut failed = Vec::new();
     for path in parts {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if !only.is_empty() && !only.split(',').any(|p| p == name) {
+            continue;
+        }
         let key = format!("{folder}/{name}");
         let floors = FLOORS.iter().find(|(k, _)| *k == key).map_or(default, |(_, f)| *f);
         let cases = corpus::load(path);
@@ -270,7 +285,7 @@ fn check(parts: &[PathBuf], folder: &str, default: Floors) {
         }
     }
     if report_only {
-        eprintln!("LEARNING_REPORT: floors not checked");
+        eprintln!("LEARNING_REPORT or a model: floors not checked");
         return;
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
@@ -358,8 +373,14 @@ fn homes_for(cases: &[Case]) -> Vec<Vec<usize>> {
 
 /// Renders `members` in `assistant`'s format into a fresh home, runs `suggest` there, and adds
 /// each proposal to the cases whose sessions it was seen in.
+/// The model reviewing every scan's proposals, when the environment names one.
+static MODEL: LazyLock<Option<Model>> = LazyLock::new(Model::from_env);
+
 fn scan(assistant: Assistant, cases: &[Case], members: &[usize], got: &mut [Got]) {
     let home = Home::new();
+    if let Some(model) = &*MODEL {
+        model.serve(&home);
+    }
     let mut sessions = Sessions::new(home.path());
     let mut case_of = BTreeMap::new();
     for &i in members {
@@ -373,7 +394,8 @@ fn scan(assistant: Assistant, cases: &[Case], members: &[usize], got: &mut [Got]
         Err(_) => Inbox::default(),
     };
     assert_eq!(inbox.pending().len(), out.stdout.lines().count(), "suggest printed them all");
-    for p in inbox.proposals {
+    // (What the model rejected stays in the inbox, as rejected.)
+    for p in inbox.proposals.into_iter().filter(|p| p.status == Status::Pending) {
         for session in &p.sessions {
             // A file's path (Gemini CLI's under the name of its older `.json` file), or
             // OpenCode's session id.

@@ -91,6 +91,31 @@ pub struct LlmServer {
 impl LlmServer {
     /// Starts a server that answers `replies.len()` requests, in order, then stops listening.
     pub fn start(replies: Vec<Reply>) -> LlmServer {
+        LlmServer::spawn(move |listener, recorded, stop| serve(listener, replies, recorded, stop))
+    }
+
+    /// Starts a server that answers every request with what `reply` makes of it, until it is
+    /// dropped or `lifetime` has passed: a model for a long run of many requests.
+    pub fn answering(
+        reply: impl Fn(&Recorded) -> Reply + Send + 'static,
+        lifetime: Duration,
+    ) -> LlmServer {
+        LlmServer::spawn(move |listener, recorded, stop| {
+            let deadline = Instant::now() + lifetime;
+            while !stop.load(Ordering::SeqCst) && Instant::now() < deadline {
+                match listener.accept() {
+                    Ok((stream, _)) => answer(stream, &reply, recorded, stop),
+                    Err(_) => thread::sleep(TICK),
+                }
+            }
+        })
+    }
+
+    /// Binds 127.0.0.1 and runs `serve` on its own thread with the listener, the requests'
+    /// record and the stop flag.
+    fn spawn(
+        serve: impl FnOnce(TcpListener, &Mutex<Vec<Recorded>>, &AtomicBool) + Send + 'static,
+    ) -> LlmServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local addr");
         // Non-blocking accept lets the loop notice the stop flag and its deadline.
@@ -99,7 +124,7 @@ impl LlmServer {
         let stop = Arc::new(AtomicBool::new(false));
         let thread = {
             let (recorded, stop) = (Arc::clone(&recorded), Arc::clone(&stop));
-            thread::spawn(move || serve(listener, replies, &recorded, &stop))
+            thread::spawn(move || serve(listener, &recorded, &stop))
         };
         LlmServer { addr, recorded, stop, thread: Some(thread) }
     }
@@ -169,7 +194,7 @@ fn serve(
         }
         match listener.accept() {
             Ok((stream, _)) => {
-                answer(stream, &reply, recorded, stop);
+                answer(stream, &|_: &Recorded| reply.clone(), recorded, stop);
                 next = replies.next();
             }
             // WouldBlock means nobody is waiting yet; other accept errors are transient (a peer
@@ -184,7 +209,7 @@ fn serve(
 
 fn answer(
     mut stream: TcpStream,
-    reply: &Reply,
+    reply: &dyn Fn(&Recorded) -> Reply,
     recorded: &Mutex<Vec<Recorded>>,
     stop: &AtomicBool,
 ) {
@@ -195,9 +220,10 @@ fn answer(
     let Some(request) = read_request(&mut stream) else {
         return;
     };
+    let reply = reply(&request);
     recorded.lock().unwrap_or_else(|e| e.into_inner()).push(request);
 
-    let mut reply = reply;
+    let mut reply = &reply;
     while let Reply::Delayed(delay, inner) = reply {
         if !wait(*delay, stop) {
             return;
