@@ -412,7 +412,7 @@ fn smart_rejects_and_tightens_once_per_proposal() {
     assert_eq!(left.len(), 1, "the rejected one is gone: {}", out.stdout);
     assert_eq!(left[0]["term"], asked[1].as_str());
     assert_eq!(left[0]["explanation"], tightened);
-    assert!(out.stderr.contains("tightened 1, rejected 1"), "{}", out.stderr);
+    assert!(out.stderr.contains("tightened 1, renamed 0, rejected 1"), "{}", out.stderr);
 
     // A verdict is remembered: a rescan of everything asks nothing, and the rejected term does
     // not come back.
@@ -421,6 +421,34 @@ fn smart_rejects_and_tightens_once_per_proposal() {
     assert_eq!(server.requests().len(), 2, "never sent twice");
     assert_eq!(terms(&again.stdout), terms(&out.stdout));
     assert_eq!(proposals(&again.stdout)[0]["explanation"], tightened);
+}
+
+#[test]
+fn smart_names_the_users_term_only_from_the_users_words() {
+    // Both answers name "staging cluster": the user's words for `blue`, but not for `PX-42`.
+    let named = r#"{"verdict":"term","term":"staging cluster"}"#;
+    let server = LlmServer::start(vec![Reply::content(named), Reply::content(named)]);
+    let home = smart_home(&server.endpoint(), true);
+    let out = suggest_claude(&home);
+    assert_eq!(server.requests().len(), 2);
+    let prompt = server.requests()[0].prompt().unwrap().to_string();
+    assert!(prompt.contains("The user's words: "), "{prompt}");
+    assert_eq!(terms(&out.stdout), BTreeSet::from(["PX-42".into(), "staging cluster".into()]));
+    let all = proposals(&out.stdout);
+    let renamed = all.iter().find(|p| p["term"] == "staging cluster").unwrap();
+    assert_eq!(renamed["explanation"], "the staging cluster; it runs on k8s-stg");
+    assert!(out.stderr.contains("renamed 1"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(r#"PX-42: the model named "staging cluster", not in the user's words"#),
+        "{}",
+        out.stderr
+    );
+
+    // A rescan finds `blue` again: still the renamed proposal, nothing asked.
+    fs::remove_file(home.store().join("scanned.json")).unwrap();
+    let again = suggest_claude(&home);
+    assert_eq!(server.requests().len(), 2, "never sent twice");
+    assert_eq!(terms(&again.stdout), terms(&out.stdout));
 }
 
 #[test]

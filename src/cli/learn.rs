@@ -85,11 +85,20 @@ pub fn suggest(
             eprintln!("smart: unchanged, {why}");
         }
     }
-    if reviewed.kept + reviewed.tightened + reviewed.rejected + reviewed.failed.len() > 0 {
+    let answered = reviewed.kept + reviewed.tightened + reviewed.renamed + reviewed.rejected;
+    if answered + reviewed.drafts + reviewed.failed.len() > 0 {
+        // Drafts: turns no rule read, which the model read (and made proposals of, or not).
+        let drafts = match reviewed.drafts {
+            0 => String::new(),
+            n => {
+                format!("; it read {n} turn(s) no rule read, {} now proposed", reviewed.drafts_kept)
+            }
+        };
         eprintln!(
-            "The local model kept {}, tightened {}, rejected {} proposal(s){}.",
+            "The local model kept {}, tightened {}, renamed {}, rejected {} proposal(s){drafts}{}.",
             reviewed.kept,
             reviewed.tightened,
+            reviewed.renamed,
             reviewed.rejected,
             if reviewed.failed.is_empty() { "" } else { "; some were not reviewed (--verbose)" }
         );

@@ -1,7 +1,7 @@
 //! `smart` confirmation of new proposals: when `smart.enabled` is on, the local model (the same
 //! OpenAI-compatible endpoint the fuzzy matcher asks, [`crate::matching::llm`]) reviews each
 //! proposal the rules made and it has not reviewed yet. It may keep it, tighten its
-//! explanation, or reject it.
+//! explanation, name the term the user's words are about, or reject it.
 //!
 //! * Off (the default): nothing here runs and no request is made.
 //! * One request per proposal, not one per scan: a small local model answers a short question
@@ -13,7 +13,16 @@
 //!   the next scan. Once the server is unreachable or slow, the rest wait for the next scan.
 //! * A verdict is remembered on the proposal (`smart`), so a proposal is never sent twice. A
 //!   rejected proposal is kept as rejected, so the term is not proposed again.
+//! * Drafts (turns no rule read, [`super::rules`]' `wide`) are asked the same question, at most
+//!   [`MAX_DRAFTS`] a round, newest first. Kept, tightened or renamed, a draft becomes a
+//!   pending proposal; anything else leaves it a draft nobody sees (rejected: never asked
+//!   again).
 //! * A tightened explanation still passes the credential check; one that fails it is not used.
+//! * The rules' hardest choice is which words are the term (a rule's subject, the user's word
+//!   rather than the assistant's), so the model sees the user's sentence and may name another
+//!   term. The model's word is hostile like any other text: the new term must be copied from
+//!   the user's own words, and it passes every check a rule's term does (a credential, a term a
+//!   glossary holds, a common word, a term already in the inbox).
 //! * The model is asked without the store's lock held (it may take seconds); the verdicts are
 //!   applied under the lock to the inbox as it is then.
 
@@ -21,38 +30,51 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::held::{holds, Projects};
 use super::inbox::{Inbox, SmartVerdict, Status};
+use super::rules::is_common;
 use super::{looks_like_secret, Proposal};
 use crate::error::Result;
 use crate::matching::llm::{self, LlmError, LlmRequest};
+use crate::ops::duplicates::words::same_term;
 use crate::store::config::SmartSettings;
+use crate::store::Glossary;
 use crate::store::Store;
 
-/// The question asked about each proposal. `{term}`, `{kind}` and `{explanation}` are filled in
-/// (each on one line). `/no_think` switches off Qwen3's reasoning mode, which would otherwise
+/// The question asked about each proposal. `{quote}` (the user's sentence), `{term}`, `{kind}`
+/// and `{explanation}` are filled in (each on one line). `/no_think` switches off Qwen3's reasoning mode, which would otherwise
 /// spend the token budget before the answer.
-pub const PROMPT: &str = r#"You review a glossary entry drafted from what a user said to a coding assistant. The glossary is shown to assistants whenever the term comes up, so an entry must be a lasting definition or standing rule, stated densely and exactly.
+pub const PROMPT: &str = r#"You review a glossary entry drafted from what a user said to a coding assistant. The glossary is shown to assistants whenever the term comes up, so an entry must be a lasting definition or standing rule, stated densely and exactly, under the name the user gives the thing (for a standing rule: what the rule is about).
 
+The user's words: {quote}
 Term: {term}
 Kind: {kind}
 Drafted explanation: {explanation}
 
 Answer with one JSON object only, no other text:
 {"verdict": "keep"} if the entry is right as drafted;
-{"verdict": "tighten", "explanation": "..."} with a shorter, more exact explanation (one line, keep every identifier and path);
-{"verdict": "reject"} if it is not a lasting definition or rule (a one-off instruction, a question, a guess).
+{"verdict": "term", "term": "..."} if it is a lasting definition or rule but its term is not the name the user gives it: that name, copied exactly from the user's words;
+{"verdict": "tighten", "explanation": "..."} if the draft holds words that are not about the term: the explanation without them, on one line, keeping every fact the user gave about the term (the rule, its exceptions, what it is not, every identifier and path);
+{"verdict": "reject"} if it is not a lasting definition or rule (a one-off instruction, a question, a guess, a name the user took back).
 /no_think"#;
 
 /// The longest tightened explanation accepted (characters); a longer one is not "tighter".
 const MAX_EXPLANATION_CHARS: usize = 400;
+/// The longest term the model may name (characters): a name, not a sentence.
+const MAX_TERM_CHARS: usize = 60;
 /// Enough tokens for a verdict and one explanation of that length.
 const MAX_TOKENS: u32 = 256;
+/// The most drafts one round asks about: the first scan of a long history may find thousands,
+/// and a small local model answers a few a second.
+pub const MAX_DRAFTS: usize = 200;
 
 /// The model's verdict on one proposal.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
     Keep,
     Tighten(String),
+    /// The term the user's words are about, instead of the draft's.
+    Rename(String),
     Reject,
 }
 
@@ -61,7 +83,11 @@ pub enum Verdict {
 pub struct Reviewed {
     pub kept: usize,
     pub tightened: usize,
+    pub renamed: usize,
     pub rejected: usize,
+    /// Drafts read, and those that became proposals (counted above too).
+    pub drafts: usize,
+    pub drafts_kept: usize,
     /// Proposals left as the rules made them, and why (`term: reason`).
     pub failed: Vec<String>,
 }
@@ -74,11 +100,9 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
         return Ok(done);
     }
     let inbox = Inbox::load(store)?;
-    let todo: Vec<&Proposal> = inbox
-        .proposals
-        .iter()
-        .filter(|p| p.status == Status::Pending && p.smart.is_none())
-        .collect();
+    let unread = |status: Status| move |p: &&Proposal| p.status == status && p.smart.is_none();
+    let mut todo: Vec<&Proposal> = inbox.proposals.iter().filter(unread(Status::Pending)).collect();
+    todo.extend(inbox.proposals.iter().rev().filter(unread(Status::Draft)).take(MAX_DRAFTS));
     if todo.is_empty() {
         return Ok(done);
     }
@@ -112,11 +136,61 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
     }
     let _lock = store.lock()?;
     let mut inbox = Inbox::load(store)?;
+    let glossary = Glossary::load(store).unwrap_or_default();
+    let mut projects = Projects::new(store);
     for (id, verdict) in verdicts {
-        let Some(p) = inbox.proposals.iter_mut().find(|p| p.id == id) else { continue };
-        if p.status != Status::Pending {
+        let Some(at) = inbox.proposals.iter().position(|p| p.id == id) else { continue };
+        let draft = inbox.proposals[at].status == Status::Draft;
+        if !draft && inbox.proposals[at].status != Status::Pending {
             continue; // decided by a person meanwhile
         }
+        let verdict = match verdict {
+            Verdict::Rename(term) if same_term(&term, &inbox.proposals[at].term) => Verdict::Keep,
+            Verdict::Rename(term) => match refused(&inbox, at, &term, &glossary, &mut projects) {
+                None => Verdict::Rename(term),
+                // The name the user gave is recorded already: this draft repeats it.
+                Some(Refusal::Held) => Verdict::Reject,
+                // A draft's guess was wrong, and the model's word is no better: it stays unread.
+                Some(_) if draft => Verdict::Reject,
+                Some(why) => {
+                    let p = &mut inbox.proposals[at];
+                    p.smart = Some(SmartVerdict::Kept);
+                    done.failed.push(format!("{}: the model named \"{term}\", {why}", p.term));
+                    continue;
+                }
+            },
+            other => other,
+        };
+        if draft {
+            done.drafts += 1;
+            // Kept, but another turn's proposal of that term came first: a sighting of it.
+            let term = match &verdict {
+                Verdict::Rename(term) => term.as_str(),
+                _ => inbox.proposals[at].term.as_str(),
+            };
+            let first = (verdict != Verdict::Reject).then(|| proposed(&inbox, at, term)).flatten();
+            if let Some(first) = first {
+                let sessions = inbox.proposals[at].sessions.clone();
+                let other = &mut inbox.proposals[first];
+                if other.status == Status::Pending {
+                    for s in sessions {
+                        if !other.sessions.contains(&s) {
+                            other.sessions.push(s);
+                        }
+                    }
+                    other.seen = other.sessions.len().max(1);
+                }
+            }
+            let p = &mut inbox.proposals[at];
+            if verdict == Verdict::Reject || first.is_some() {
+                p.smart = Some(SmartVerdict::Rejected);
+                continue;
+            }
+            // Kept: a proposal now, like one a rule made.
+            p.status = Status::Pending;
+            done.drafts_kept += 1;
+        }
+        let p = &mut inbox.proposals[at];
         match verdict {
             Verdict::Keep => {
                 p.smart = Some(SmartVerdict::Kept);
@@ -134,6 +208,17 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
                 p.smart = Some(SmartVerdict::Tightened);
                 done.tightened += 1;
             }
+            Verdict::Rename(term) => {
+                // A common word the user gives as the name is this project's word, as when a
+                // rule proposes it ([`crate::learning::rules::is_common`]).
+                if is_common(&term) {
+                    p.generic = true;
+                    p.scope_hint = "project".to_string();
+                }
+                p.drafted = Some(std::mem::replace(&mut p.term, term));
+                p.smart = Some(SmartVerdict::Renamed);
+                done.renamed += 1;
+            }
             Verdict::Reject => {
                 p.status = Status::Rejected;
                 p.smart = Some(SmartVerdict::Rejected);
@@ -145,14 +230,80 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
     Ok(done)
 }
 
+/// Why a term the model named is not taken.
+#[derive(Debug, PartialEq)]
+enum Refusal {
+    /// Not in the user's sentence or the draft: the model's own word, or an injected one.
+    NotTheirWords,
+    Credential,
+    /// A glossary holds it already (the user's, or the project's of the session's folder).
+    Held,
+    /// Another proposal in the inbox has it.
+    Proposed,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            Refusal::NotTheirWords => "not in the user's words; the draft stays",
+            Refusal::Credential => "which looks like a credential; the draft stays",
+            Refusal::Held => "which a glossary holds already",
+            Refusal::Proposed => "which another proposal has; the draft stays",
+        })
+    }
+}
+
+/// Why `term` may not replace the term of proposal `at`, if it may not.
+fn refused(
+    inbox: &Inbox,
+    at: usize,
+    term: &str,
+    glossary: &Glossary,
+    projects: &mut Projects,
+) -> Option<Refusal> {
+    let p = &inbox.proposals[at];
+    if !said_in(&p.quote, term) && !said_in(&p.explanation, term) {
+        return Some(Refusal::NotTheirWords);
+    }
+    if looks_like_secret(term) {
+        return Some(Refusal::Credential);
+    }
+    let project = p.project.as_deref().and_then(|d| projects.of(d));
+    if holds(glossary, term, &p.explanation)
+        || project.is_some_and(|(_, g)| holds(g, term, &p.explanation))
+    {
+        return Some(Refusal::Held);
+    }
+    proposed(inbox, at, term).map(|_| Refusal::Proposed)
+}
+
+/// The proposal other than `at` (not a draft) that has `term`, if any.
+fn proposed(inbox: &Inbox, at: usize, term: &str) -> Option<usize> {
+    let theirs = |o: &Proposal| {
+        o.status != Status::Draft
+            && (same_term(&o.term, term)
+                || o.drafted.as_deref().is_some_and(|d| same_term(d, term)))
+    };
+    (0..inbox.proposals.len()).find(|&i| i != at && theirs(&inbox.proposals[i]))
+}
+
+/// Whether `text` holds `term` (any case), an ASCII word as a whole word (the rule a term hits
+/// a prompt by): "eval" is not said in "evaluation".
+fn said_in(text: &str, term: &str) -> bool {
+    let (text, term) = (text.to_lowercase(), term.to_lowercase());
+    crate::matching::boundary::has_whole_word(text.as_bytes(), term.as_bytes())
+}
+
 /// Asks the model about one proposal.
 pub fn ask(request: &LlmRequest, p: &Proposal) -> std::result::Result<Verdict, LlmError> {
-    let prompt = fill(PROMPT, &p.term, p.kind.name(), &p.explanation);
+    let prompt = fill(PROMPT, p);
     let answer = llm::ask(request, &prompt, MAX_TOKENS)?;
     parse(&answer).ok_or_else(|| LlmError::BadBody(format!("not a verdict: {}", one_line(&answer))))
 }
 
-fn fill(template: &str, term: &str, kind: &str, explanation: &str) -> String {
+fn fill(template: &str, p: &Proposal) -> String {
+    let (term, kind, explanation, quote) =
+        (p.term.as_str(), p.kind.name(), p.explanation.as_str(), p.quote.as_str());
     // One pass, so that a placeholder written inside the term or explanation stays as it is.
     let mut out = String::with_capacity(template.len() + term.len() + explanation.len());
     let mut rest = template;
@@ -160,7 +311,13 @@ fn fill(template: &str, term: &str, kind: &str, explanation: &str) -> String {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
         let mut hit = false;
-        for (name, value) in [("{term}", term), ("{kind}", kind), ("{explanation}", explanation)] {
+        let fields = [
+            ("{term}", term),
+            ("{kind}", kind),
+            ("{explanation}", explanation),
+            ("{quote}", quote),
+        ];
+        for (name, value) in fields {
             if let Some(after) = rest.strip_prefix(name) {
                 out.push_str(&one_line(value));
                 rest = after;
@@ -189,12 +346,20 @@ pub fn parse(answer: &str) -> Option<Verdict> {
     struct Answer {
         verdict: String,
         explanation: Option<String>,
+        term: Option<String>,
     }
     let a: Answer = serde_json::from_str(answer.trim()).ok()?;
-    match (a.verdict.as_str(), a.explanation) {
-        ("keep", None) => Some(Verdict::Keep),
-        ("reject", None) => Some(Verdict::Reject),
-        ("tighten", Some(text)) => {
+    match (a.verdict.as_str(), a.explanation, a.term) {
+        ("keep", None, None) => Some(Verdict::Keep),
+        ("reject", None, None) => Some(Verdict::Reject),
+        ("term", None, Some(term)) => {
+            let term = term.trim();
+            let fits = !term.is_empty()
+                && !term.contains(['\n', '\r'])
+                && term.chars().count() <= MAX_TERM_CHARS;
+            fits.then(|| Verdict::Rename(term.to_string()))
+        }
+        ("tighten", Some(text), None) => {
             let text = text.trim();
             let fits = !text.is_empty()
                 && !text.contains('\n')
@@ -235,11 +400,103 @@ mod tests {
         assert_eq!(parse(&long), None);
     }
 
+    fn proposal(term: &str, explanation: &str, quote: &str) -> Proposal {
+        Proposal {
+            id: "abc123".into(),
+            term: term.into(),
+            explanation: explanation.into(),
+            kind: crate::learning::Kind::Behaviour,
+            assistant: "claude".into(),
+            source: crate::learning::inbox::Source { path: "s.jsonl".into(), line: 1 },
+            when: None,
+            seen: 1,
+            confidence: 0.75,
+            scope_hint: "user".into(),
+            status: Status::Pending,
+            sessions: vec!["s".into()],
+            smart: None,
+            project: None,
+            quote: quote.into(),
+            generic: false,
+            drafted: None,
+        }
+    }
+
     #[test]
     fn the_prompt_names_the_proposal_on_single_lines() {
-        let p = fill(PROMPT, "PX-42", "definition", "the payments\nservice {term}");
-        assert!(p.contains("Term: PX-42\n"));
+        let quote = "golden files: always regenerate\nwith `make golden`";
+        let p = fill(PROMPT, &proposal("PX-42", "the payments\nservice {term}", quote));
+        assert!(
+            p.contains("The user's words: golden files: always regenerate with `make golden`\n")
+        );
+        assert!(p.contains("Term: PX-42\nKind: behaviour\n"));
         assert!(p.contains("Drafted explanation: the payments service {term}\n"));
         assert!(p.contains(r#"{"verdict": "keep"}"#));
+        assert!(p.contains(r#"{"verdict": "term", "term": "..."}"#));
+    }
+
+    #[test]
+    fn a_named_term_is_read_strictly() {
+        assert_eq!(
+            parse(r#"{"verdict":"term","term":" golden files "}"#),
+            Some(Verdict::Rename("golden files".into()))
+        );
+        for bad in [
+            r#"{"verdict":"term"}"#,
+            r#"{"verdict":"term","term":""}"#,
+            r#"{"verdict":"term","term":"a\nb"}"#,
+            r#"{"verdict":"term","term":"x","explanation":"y"}"#,
+            r#"{"verdict":"keep","term":"x"}"#,
+            r#"{"verdict":"tighten","explanation":"y","term":"x"}"#,
+        ] {
+            assert_eq!(parse(bad), None, "{bad}");
+        }
+        let long = format!(r#"{{"verdict":"term","term":"{}"}}"#, "x".repeat(61));
+        assert_eq!(parse(&long), None);
+    }
+
+    #[test]
+    fn a_named_term_is_said_by_the_user_as_a_whole_word() {
+        assert!(said_in("The eval split is frozen", "eval split"));
+        assert!(said_in("以后改「对账脚本」都按这个来", "对账脚本"));
+        assert!(said_in("see data/splits/eval.parquet.", "data/splits/eval.parquet"));
+        assert!(!said_in("the evaluation set is frozen", "eval"));
+        assert!(!said_in("re-run preeval first", "eval"));
+        assert!(!said_in("never touch prod", "staging"));
+    }
+
+    #[test]
+    fn a_named_term_must_be_the_users_new_and_no_credential() {
+        let rule = "Golden files: always regenerate with make golden, never by hand";
+        let mut inbox = Inbox::default();
+        inbox.proposals.push(proposal("make golden", rule, rule));
+        let mut other = proposal("ledger", "the double-entry module", "ledger means …");
+        other.id = "def456".into();
+        inbox.proposals.push(other);
+        let store = crate::store::Store::at(std::env::temp_dir().join("tinylingo-confirm-none"));
+        let mut projects = Projects::new(&store);
+        let glossary = Glossary::default();
+        let why =
+            |term: &str, projects: &mut Projects| refused(&inbox, 0, term, &glossary, projects);
+        assert_eq!(why("golden files", &mut projects), None);
+        assert_eq!(why("gold standard", &mut projects), Some(Refusal::NotTheirWords));
+        assert_eq!(why("LEDGER", &mut projects), Some(Refusal::NotTheirWords));
+        let secret = ["sk-proj-", &"a1B2c3D4".repeat(6)].concat();
+        let mut leaky = inbox.clone();
+        leaky.proposals[0].quote = format!("golden key {secret}");
+        assert_eq!(
+            refused(&leaky, 0, &secret, &glossary, &mut projects),
+            Some(Refusal::Credential)
+        );
+        let mut twice = inbox.clone();
+        twice.proposals[1].term = "Golden Files".into();
+        assert_eq!(
+            refused(&twice, 0, "golden files", &glossary, &mut projects),
+            Some(Refusal::Proposed)
+        );
+        let held: Glossary = [("Golden files".to_string(), "regenerated snapshots".to_string())]
+            .into_iter()
+            .collect();
+        assert_eq!(refused(&inbox, 0, "golden files", &held, &mut projects), Some(Refusal::Held));
     }
 }

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
+use super::held::{holds, Projects};
 use super::inbox::{Inbox, Proposal, Status};
-use super::scan::{holds, Projects};
 use crate::error::{Error, Result};
 use crate::ops::actions::{self, RecordOutcome};
 use crate::project::{self, Project};
@@ -163,7 +163,11 @@ fn pending(inbox: &Inbox, id: &str) -> Result<Proposal> {
         hint: Some("`tinylingo inbox` lists the pending proposals and their ids".into()),
     })?;
     if p.status != Status::Pending {
-        let done = if p.status == Status::Accepted { "accepted" } else { "rejected" };
+        let done = match p.status {
+            Status::Accepted => "accepted",
+            Status::Draft => "not proposed (a draft for the local model)",
+            _ => "rejected",
+        };
         return Err(Error::NotFound {
             problem: format!("proposal \"{id}\" ({}) was {done} already", p.term),
             hint: None,

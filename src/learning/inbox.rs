@@ -41,6 +41,10 @@ pub enum Status {
     Pending,
     Accepted,
     Rejected,
+    /// A turn no rule read, for the local model to read (the rules' `wide` drafts): never
+    /// shown, accepted or announced. The model's keep makes it pending; a rule that later finds
+    /// its term makes it pending too.
+    Draft,
 }
 
 /// What the local model said about a proposal ([`super::confirm`]), kept on it (`smart` in
@@ -50,6 +54,8 @@ pub enum Status {
 pub enum SmartVerdict {
     Kept,
     Tightened,
+    /// The model named the term the user's words are about, and it replaced the draft's.
+    Renamed,
     Rejected,
 }
 
@@ -88,6 +94,10 @@ pub struct Proposal {
     /// `inbox accept --all`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub generic: bool,
+    /// The rules' term, when the model named another ([`super::confirm`]): what the rules
+    /// find again (a rescan, the journal's copy of the exchange) is still this proposal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drafted: Option<String>,
 }
 
 /// The fields of a proposal, in the order every machine format prints them (the README's
@@ -132,7 +142,7 @@ pub fn records(proposals: &[&Proposal]) -> Records {
 }
 
 /// The inbox file's content.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Inbox {
     #[serde(default)]
     pub version: u32,
@@ -171,7 +181,23 @@ impl Inbox {
     /// Adds a new proposal, or counts one more session for the same term. Returns whether a
     /// new pending proposal was added. A term rejected before never comes back.
     pub fn offer(&mut self, mut new: Proposal) -> bool {
-        if let Some(old) = self.find_term(&new.term) {
+        let same = |p: &Proposal| {
+            same_term(&p.term, &new.term)
+                || p.drafted.as_deref().is_some_and(|d| same_term(d, &new.term))
+        };
+        let draft = |p: &Proposal| p.status == Status::Draft;
+        let at = if draft(&new) {
+            // A draft is one turn for the model to read: a term proposed (or decided) already
+            // needs none, and another turn naming the same word is another draft.
+            if self.proposals.iter().any(|p| same(p) && !draft(p)) {
+                return false;
+            }
+            self.proposals.iter().position(|p| same(p) && p.quote == new.quote)
+        } else {
+            let proposed = self.proposals.iter().position(|p| same(p) && !draft(p));
+            proposed.or_else(|| self.proposals.iter().position(same))
+        };
+        if let Some(old) = at.map(|at| &mut self.proposals[at]) {
             // The journal records the exchanges the session stores hold: the same sentence
             // read from both is one sighting (compared with the proposal's own quote).
             let journal = |p: &Proposal| p.assistant == "journal";
@@ -183,6 +209,18 @@ impl Inbox {
                 }
             }
             old.seen = old.sessions.len().max(1);
+            // A rule found what was only a draft: a proposal now, for the model to review
+            // again (whatever it said of the draft).
+            if old.status == Status::Draft && new.status == Status::Pending {
+                old.status = Status::Pending;
+                old.smart = None;
+                old.explanation = new.explanation;
+                old.confidence = new.confidence;
+                old.kind = new.kind;
+                old.source = new.source;
+                old.quote = new.quote;
+                return true;
+            }
             // A clearer statement replaces the draft, unless the model already reviewed it.
             if old.status == Status::Pending
                 && old.smart.is_none()
@@ -201,8 +239,9 @@ impl Inbox {
         }
         new.id = self.unused_id(&new.term);
         new.seen = new.sessions.len().max(1);
+        let pending = new.status == Status::Pending;
         self.proposals.push(new);
-        true
+        pending
     }
 
     fn unused_id(&self, term: &str) -> String {
@@ -278,6 +317,7 @@ mod tests {
             project: None,
             quote: String::new(),
             generic: false,
+            drafted: None,
         }
     }
 
@@ -293,6 +333,48 @@ mod tests {
         inbox.proposals[0].status = Status::Rejected;
         assert!(!inbox.offer(proposal("PX-42", "c", 0.99)));
         assert!(inbox.pending().is_empty());
+    }
+
+    #[test]
+    fn drafts_are_turns_apart_until_a_rule_or_the_model_makes_one_a_proposal() {
+        let draft = |session: &str, quote: &str| {
+            let mut p = proposal("hot_wallet", session, 0.3);
+            p.status = Status::Draft;
+            p.quote = quote.into();
+            p
+        };
+        let mut inbox = Inbox::default();
+        assert!(!inbox.offer(draft("a", "今天先别动 hot_wallet")), "a draft is no proposal");
+        assert!(!inbox.offer(draft("b", "对 hot_wallet 的改动都要两人 review")));
+        assert!(!inbox.offer(draft("c", "今天先别动 hot_wallet")));
+        assert_eq!(inbox.proposals.len(), 2, "one draft per turn the model reads");
+        assert_eq!(inbox.proposals[0].sessions, ["a", "c"]);
+        assert!(inbox.pending().is_empty());
+        // A rule finds the term: the first draft is a proposal now, to be reviewed afresh.
+        inbox.proposals[0].smart = Some(SmartVerdict::Rejected);
+        assert!(inbox.offer(proposal("hot_wallet", "d", 0.75)));
+        assert_eq!(inbox.pending().len(), 1);
+        assert_eq!(inbox.proposals[0].smart, None);
+        assert_eq!(inbox.proposals[0].explanation, "about hot_wallet");
+        // Once proposed, a term needs no more drafts.
+        assert!(!inbox.offer(draft("e", "hot_wallet 又出问题了")));
+        assert_eq!(inbox.proposals.len(), 2);
+    }
+
+    #[test]
+    fn a_term_the_model_renamed_is_still_found_under_the_rules_term() {
+        let mut inbox = Inbox::default();
+        assert!(inbox.offer(proposal("make golden", "a", 0.75)));
+        let p = &mut inbox.proposals[0];
+        p.drafted = Some(std::mem::replace(&mut p.term, "golden files".into()));
+        p.smart = Some(SmartVerdict::Renamed);
+        let explanation = p.explanation.clone();
+        // The rules find their term again in another session (and the journal's copy).
+        assert!(!inbox.offer(proposal("make golden", "b", 0.9)));
+        assert_eq!(inbox.proposals.len(), 1);
+        assert_eq!(inbox.proposals[0].term, "golden files");
+        assert_eq!(inbox.proposals[0].seen, 2);
+        assert_eq!(inbox.proposals[0].explanation, explanation, "the reviewed entry stays");
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod capture;
 pub mod clean;
 pub mod confirm;
 pub mod decide;
+mod held;
 pub mod inbox;
 pub mod opencode;
 pub mod rules;

@@ -23,6 +23,8 @@ pub struct Candidate {
     /// A common word alone, kept because the user named it as the project's own or set a rule
     /// about it (the rules' `generic` module): proposed for the project, never accepted in bulk.
     pub generic: bool,
+    /// A turn no rule read, for the local model to read ([`wide`]): never shown as it is.
+    pub draft: bool,
 }
 
 /// The most confidence a proposal reaches.
@@ -665,8 +667,10 @@ mod term;
 #[cfg(test)]
 mod tests;
 mod whole;
+mod wide;
 
 pub use conversation::Conversation;
+pub(crate) use generic::is_common;
 
 use answer::{answer, asked_term};
 use behaviour::behaviour;

@@ -14,6 +14,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use super::held::{holds, Projects};
 use super::inbox::{read_json, write_json, Inbox, Proposal, Source, Status};
 use super::rules::Conversation;
 use super::sources::{self, Assistant, Found, Parser, Turn};
@@ -215,7 +216,9 @@ fn scan_some(
     let mut projects = Projects::new(store);
     let mut inbox = Inbox::load(store)?;
     inbox.version = 1;
-    for f in found {
+    // Drafts are for the local model only: without it, nobody reads them.
+    let smart = Config::load(store).map(|c| c.settings().0.smart.enabled).unwrap_or(false);
+    for f in found.into_iter().filter(|f| smart || !f.candidate.draft) {
         let Some(proposal) = proposal(f, &glossary, &mut projects) else { continue };
         if inbox.offer(proposal) {
             report.added += 1;
@@ -231,37 +234,6 @@ fn scan_some(
     scanned.version = 1;
     write_json(&scanned_path, &scanned)?;
     Ok((inbox, report))
-}
-
-/// The project glossaries of the folders sessions worked in, each loaded once.
-pub(crate) struct Projects<'s> {
-    user: &'s Store,
-    found: std::collections::HashMap<String, Option<(PathBuf, Glossary<'static>)>>,
-}
-
-impl<'s> Projects<'s> {
-    pub(crate) fn new(user: &'s Store) -> Self {
-        Projects { user, found: Default::default() }
-    }
-
-    /// The root and glossary of the project glossary that applies in `folder`, if any.
-    pub(crate) fn of(&mut self, folder: &str) -> Option<&(PathBuf, Glossary<'static>)> {
-        let user = self.user;
-        self.found
-            .entry(folder.to_string())
-            .or_insert_with(|| {
-                let project = crate::project::find(Path::new(folder), user)?;
-                let glossary = Glossary::load(&project.store).unwrap_or_default();
-                Some((project.root, glossary))
-            })
-            .as_ref()
-    }
-}
-
-/// Whether `glossary` holds `term` (or one the near-duplicate rule calls the same).
-pub(crate) fn holds(glossary: &Glossary, term: &str, explanation: &str) -> bool {
-    glossary.get(term).is_some()
-        || !crate::ops::duplicates::by_text(glossary, term, explanation).is_empty()
 }
 
 /// A found candidate as a proposal, or none: a term already recorded in the user's glossary
@@ -292,12 +264,13 @@ fn proposal(f: Found, glossary: &Glossary, projects: &mut Projects) -> Option<Pr
         confidence: (c.confidence * 100.0).round() / 100.0,
         // A common word is a term of this project only: elsewhere it is just the word.
         scope_hint: if in_project || c.generic { "project" } else { "user" }.to_string(),
-        status: Status::Pending,
+        status: if c.draft { Status::Draft } else { Status::Pending },
         sessions: vec![f.session],
         smart: None,
         project: f.folder,
         quote: f.quote,
         generic: c.generic,
+        drafted: None,
     })
 }
 

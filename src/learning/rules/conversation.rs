@@ -10,7 +10,8 @@ use regex::Regex;
 use super::exclude::without_pasted;
 use super::{
     answer, asked_term, behaviour, candidate, correction, echo, generic, is_generic,
-    loose_definition, make, plain_is, re, remember, strip_filler, whole, Candidate, MAX_CONFIDENCE,
+    loose_definition, make, plain_is, re, remember, strip_filler, whole, wide, Candidate,
+    MAX_CONFIDENCE,
 };
 use crate::learning::{clean, looks_like_secret, Kind};
 
@@ -36,6 +37,11 @@ pub struct Conversation {
     /// The term the last user turn announced with no meaning yet ("定义一个词：“慢单”"): the
     /// next user turn says what it means, as if the assistant had asked.
     announced: Option<String>,
+    /// The word the assistant asked about before the last user turn: the likeliest term of
+    /// that turn's draft ([`wide`]).
+    asked_before: Option<String>,
+    /// The last user turn went on with the draft before it: it is no draft of its own.
+    went_on: bool,
     pub found: Vec<(Candidate, u64)>,
 }
 
@@ -59,9 +65,17 @@ impl Conversation {
             let first = clean::sentences(prose).into_iter().next().unwrap_or_default().0;
             whole::mentions(&first, &c.term)
         };
+        // (A draft is the model's to read: the rules carry none of it on.)
         let carry = self.found[previous..]
             .last()
+            .filter(|(c, _)| !c.draft)
             .filter(|(c, _)| self.more || whole::opens_continued(prose) || mentioned(c));
+        let draft_before = self.found[previous..]
+            .last()
+            .filter(|(c, _)| {
+                c.draft && (self.more || whole::opens_continued(prose) || mentioned(c))
+            })
+            .map(|_| before - 1);
         let carry = carry.is_some().then(|| before - 1);
         // The assistant asked about the term: the turn's first sentence answers, whatever it
         // looks like ("不是三色标记，是简单的两色标记加写屏障").
@@ -73,6 +87,7 @@ impl Conversation {
         let announced =
             self.announced.take().map(|term| answer::Asked { term, ..Default::default() });
         let asked = announced.or(self.asked.take());
+        self.asked_before = asked.as_ref().map(|a| a.term.clone());
         let answered = asked.and_then(|asked| answer(&asked, prose));
         // "不是 Y，是 X —— X 是…" after the assistant said Y: X, misread (its explanation is
         // the rest of the turn already).
@@ -100,6 +115,13 @@ impl Conversation {
         generic::screen(&mut self.found, self.turn_start, prose);
         if self.found.len() == before {
             self.announced = whole::announced(prose);
+        }
+        // A turn no rule read that goes on with the draft before it ("…a claim the customer
+        // withdrew." then "it stays 7 years, only fraud analytics reads it"): the draft's.
+        self.went_on = false;
+        if let Some(i) = draft_before.filter(|_| self.found.len() == before) {
+            whole::extend(&mut self.found[i].0.explanation, prose);
+            self.went_on = true;
         }
         self.last_turn = self.found.len() - self.turn_start.min(self.found.len());
         self.unread = (self.last_turn == 0 && carry.is_none() && !looks_like_secret(prose))
@@ -333,6 +355,8 @@ impl Conversation {
         self.announced = None;
         self.last_turn = 0;
         self.unread = None;
+        self.asked_before = None;
+        self.went_on = false;
     }
 
     /// An assistant turn: a question about a word sets up the next user turn as its answer; a
@@ -370,6 +394,13 @@ impl Conversation {
                 self.last_turn = self.found.len() - at;
                 if self.last_turn > 0 {
                     self.turn_start = at;
+                }
+            } else if !self.went_on {
+                // Read by no rule, not even through the reply: a draft for the model. (Not
+                // counted in the turn's candidates: the reply neither confirms nor asks
+                // about it.)
+                if let Some(c) = wide::draft(&user, self.asked_before.as_deref()) {
+                    self.found.push((c, line));
                 }
             }
         }

@@ -26,7 +26,7 @@ static WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
 });
 
 /// Whether `term` is one common word alone (any case, an article before it aside).
-pub(super) fn is_common(term: &str) -> bool {
+pub(crate) fn is_common(term: &str) -> bool {
     let lower = term.trim().to_lowercase();
     let word = lower.strip_prefix("the ").unwrap_or(&lower);
     !word.contains(char::is_whitespace) && WORDS.contains(word)

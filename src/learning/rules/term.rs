@@ -54,7 +54,7 @@ pub(super) fn make(
     if is_vague(&term) || is_vague(&explanation) || ONE_OFF.is_match(&term) {
         return None;
     }
-    Some(Candidate { term, explanation, kind, confidence, generic: false })
+    Some(Candidate { term, explanation, kind, confidence, generic: false, draft: false })
 }
 
 /// Whether a term with Chinese in it is a clause rather than a name.

@@ -383,7 +383,9 @@ pub(super) fn whole_talk(turns: &[(&str, &str)]) -> Vec<(String, String, bool)> 
         }
         c.user(user, i as u64 + 1);
     }
-    c.found.into_iter().map(|(c, _)| (c.term, c.explanation, c.generic)).collect()
+    // What the rules propose: drafts are the model's to read.
+    let found = c.found.into_iter().filter(|(c, _)| !c.draft);
+    found.map(|(c, _)| (c.term, c.explanation, c.generic)).collect()
 }
 
 #[test]
