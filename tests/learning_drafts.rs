@@ -76,6 +76,7 @@ fn the_model_makes_a_proposal_of_a_draft_it_keeps_and_drops_the_rest() {
     assert_eq!(server.requests().len(), 2, "one request per draft");
     assert_eq!(proposals.len(), 1, "{proposals:?}");
     assert_eq!(proposals[0]["term"], "night sweep");
+    assert_eq!(proposals[0]["confidence"], 0.6, "vouched for by the model, not by a rule");
     let explanation = proposals[0]["explanation"].as_str().unwrap();
     assert!(
         explanation.contains("02:00") && explanation.contains("manual_review"),
@@ -126,4 +127,18 @@ fn two_turns_the_model_keeps_under_one_term_are_one_proposal_seen_twice() {
     assert_eq!(proposals.len(), 1, "{proposals:?}");
     assert_eq!(proposals[0]["term"], "night sweep");
     assert_eq!(proposals[0]["seen"], 2);
+}
+
+#[test]
+fn a_common_word_the_model_names_is_the_projects_and_never_taken_in_bulk() {
+    let server = LlmServer::start(vec![Reply::content(r#"{"verdict":"term","term":"job"}"#)]);
+    let home = home_with(&[SWEEP]);
+    ask(&home, &server);
+    let (proposals, _) = suggest(&home);
+    assert_eq!(proposals.len(), 1);
+    assert_eq!(proposals[0]["term"], "job");
+    assert_eq!(proposals[0]["generic"], true);
+    assert_eq!(proposals[0]["scope_hint"], "project");
+    let bulk = home.run(&["inbox", "accept", "--all", "--min-confidence", "0", "--dry-run"]);
+    assert!(!bulk.stdout.contains("job"), "{}", bulk.stdout);
 }

@@ -64,6 +64,10 @@ const MAX_EXPLANATION_CHARS: usize = 400;
 const MAX_TERM_CHARS: usize = 60;
 /// Enough tokens for a verdict and one explanation of that length.
 const MAX_TOKENS: u32 = 256;
+/// A kept draft's confidence: the model vouched for a turn no rule read, which is more than the
+/// rules' guess and less than a rule's reading (`inbox accept --all` at the README's 0.9 takes
+/// none).
+const KEPT_DRAFT_CONFIDENCE: f64 = 0.6;
 /// The most drafts one round asks about: the first scan of a long history may find thousands,
 /// and a small local model answers a few a second.
 pub const MAX_DRAFTS: usize = 200;
@@ -188,6 +192,7 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
             }
             // Kept: a proposal now, like one a rule made.
             p.status = Status::Pending;
+            p.confidence = KEPT_DRAFT_CONFIDENCE;
             done.drafts_kept += 1;
         }
         let p = &mut inbox.proposals[at];
@@ -209,12 +214,6 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
                 done.tightened += 1;
             }
             Verdict::Rename(term) => {
-                // A common word the user gives as the name is this project's word, as when a
-                // rule proposes it ([`crate::learning::rules::is_common`]).
-                if is_common(&term) {
-                    p.generic = true;
-                    p.scope_hint = "project".to_string();
-                }
                 p.drafted = Some(std::mem::replace(&mut p.term, term));
                 p.smart = Some(SmartVerdict::Renamed);
                 done.renamed += 1;
@@ -224,6 +223,12 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
                 p.smart = Some(SmartVerdict::Rejected);
                 done.rejected += 1;
             }
+        }
+        // A common word named by the model, or kept from a draft, is this project's word, as
+        // when a rule proposes it ([`crate::learning::rules::is_common`]).
+        if (draft || p.drafted.is_some()) && p.status == Status::Pending && is_common(&p.term) {
+            p.generic = true;
+            p.scope_hint = "project".to_string();
         }
     }
     inbox.save(store)?;

@@ -62,7 +62,9 @@ static RULE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The likeliest name in `prose`: what it quotes, then an identifier, then what it heads
-/// with a colon, then a capitalised word inside a sentence.
+/// with a colon, then a capitalised word inside a sentence, then a concept it names or the
+/// words before a colon inside it ("this concept of a tombstone claim - …", "what you want is
+/// bell window: …").
 fn name_in(prose: &str) -> Option<String> {
     static QUOTED: LazyLock<Regex> =
         LazyLock::new(|| re(r#"[「“"'‘`『]([^「“"'‘`』”’」\n]{2,40}?)[」”"'’`』]"#));
@@ -76,11 +78,20 @@ fn name_in(prose: &str) -> Option<String> {
     });
     static CAPITALISED: LazyLock<Regex> =
         LazyLock::new(|| re(r"[a-z,]\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\b"));
+    static CONCEPT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\b(?:concept|notion|idea|thing) (?:of|called) (?:a |an |the )?([a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?:\s+[-–—:]|[,.;]|\s+(?:is|are|means?)\b)",
+        )
+    });
+    static BEFORE_COLON: LazyLock<Regex> =
+        LazyLock::new(|| re(r"\b((?:[A-Za-z][\w-]*\s){0,2}[A-Za-z][\w-]*)\s*:\s"));
     let quoted = QUOTED.captures(prose).map(|c| c[1].trim().to_string());
     quoted
         .or_else(|| IDENTIFIER.captures(prose).map(|c| c[1].to_string()))
         .or_else(|| HEADING.captures(prose).map(|c| c[1].trim().to_string()))
         .or_else(|| CAPITALISED.captures(prose).map(|c| c[1].to_string()))
+        .or_else(|| CONCEPT.captures(prose).map(|c| c[1].to_string()))
+        .or_else(|| BEFORE_COLON.captures(prose).map(|c| c[1].to_string()))
         .filter(|t| !t.is_empty())
 }
 
@@ -115,6 +126,16 @@ mod tests {
             (
                 "not Patient. in this codebase the person in the chair is a Chairside",
                 "Patient",
+                Kind::Definition,
+            ),
+            (
+                "we have this concept of a refund ghost - a refund the bank bounced",
+                "refund ghost",
+                Kind::Definition,
+            ),
+            (
+                "sorry wrong word, what you want is grace window: the 10 min after close",
+                "is grace window",
                 Kind::Definition,
             ),
         ] {
