@@ -161,8 +161,20 @@ const FLOORS: &[(&str, Floors)] = &[
     // `also`), W 0.792 / 0.700 / 0.976 (tp 168, fp 44, fn 72; 0.830 / 0.733 with `also`).
     // Behaviour 0.500 / 0.500 and 0.222 / 0.200. Under the targets; the floors hold what
     // they measured.
+    // The next session tuned no rule on them: they were the development set of the local
+    // model's review (a helper answering its prompts): V 0.919 / 0.950 / 0.895, W 0.881 / 0.867
+    // / 0.981 with it (33670fb).
     ("cases/part_v", Floors { precision: 0.77, recall: 0.73, facts: 0.86 }),
     ("cases/part_w", Floors { precision: 0.79, recall: 0.70, facts: 0.97 }),
+    // Blind parts X and Y, written by hand by two helpers with V's brief at the start of the
+    // session after, committed unread (1109c41) before any change of that session, and measured
+    // once on its final rules (33670fb): X 0.774 / 0.683 / 0.927 (tp 164, fp 48, fn 76; 0.827 /
+    // 0.717 with `also`), Y 0.804 / 0.683 / 0.878 (tp 164, fp 40, fn 76; 0.824 / 0.700 with
+    // `also`). With the local model's review (a helper answering the 167 prompts, replayed with
+    // LEARNING_MODEL_ANSWERS): X 0.750 / 0.800 / 0.854, Y 0.839 / 0.783 / 0.851. Under the
+    // issue's targets; the floors hold the rules' figures.
+    ("cases/part_x", Floors { precision: 0.77, recall: 0.68, facts: 0.92 }),
+    ("cases/part_y", Floors { precision: 0.80, recall: 0.68, facts: 0.87 }),
 ];
 
 fn root() -> PathBuf {
