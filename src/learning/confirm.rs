@@ -44,7 +44,7 @@ use crate::store::Store;
 /// The question asked about each proposal. `{quote}` (the user's sentence), `{term}`, `{kind}`
 /// and `{explanation}` are filled in (each on one line). `/no_think` switches off Qwen3's reasoning mode, which would otherwise
 /// spend the token budget before the answer.
-pub const PROMPT: &str = r#"You review a glossary entry drafted from what a user said to a coding assistant. The glossary is shown to assistants whenever the term comes up, so an entry must be a lasting definition or standing rule, stated densely and exactly, under the name the user gives the thing (for a standing rule: what the rule is about).
+pub const PROMPT: &str = r#"You review a glossary entry drafted from what a user said to a coding assistant. The glossary is shown to assistants whenever the term comes up, so an entry must be a lasting definition or standing rule, stated densely and exactly, under the name the user gives the thing. For a standing rule, the term is the thing the rule governs, named as the user names it (what a later request would mention): the command when the rule is about running it, not a command, file or path it only names on the way, nor the repo or app where it holds.
 
 The user's words: {quote}
 Term: {term}
@@ -54,8 +54,8 @@ Drafted explanation: {explanation}
 Answer with one JSON object only, no other text:
 {"verdict": "keep"} if the entry is right as drafted;
 {"verdict": "term", "term": "..."} if it is a lasting definition or rule but its term is not the name the user gives it: that name, copied exactly from the user's words;
-{"verdict": "tighten", "explanation": "..."} if the draft holds words that are not about the term: the explanation without them, on one line, keeping every fact the user gave about the term (the rule, its exceptions, what it is not, every identifier and path);
-{"verdict": "reject"} if it is not a lasting definition or rule (a one-off instruction, a question, a guess, a name the user took back).
+{"verdict": "tighten", "explanation": "..."} if the draft holds words that are about something else (a request for this task, a greeting): the explanation without them, on one line, every other word as the user wrote it (every fact, exception, "not X", identifier and path);
+{"verdict": "reject"} if it is not a lasting definition or rule (a one-off instruction, a question, a guess, a name the user took back, a word only used, text the user pasted or quoted from a document, a log or someone else).
 /no_think"#;
 
 /// The longest tightened explanation accepted (characters); a longer one is not "tighter".
