@@ -149,7 +149,7 @@ static ZH_WE_CALL: LazyLock<Regex> = LazyLock::new(|| {
 /// "BFF 是我们的前端聚合层": ours, so a name of the project's.
 static ZH_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^{T}\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?|那[个块台套张]|这[个块台套张]|客户|组的?|公司的?|\p{{Han}}{{1,4}}?(?:那[个块台套张条]|的))\s*.{{2,}})$"
+        r"^{T}\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?|那[个块台套张]|这[个块台套张]|客户|组的?|公司的?|\p{{Han}}{{1,8}}?(?:那[个块台套张条]|的))\s*.{{2,}})$"
     ))
 });
 /// Past events ("上周我们把这个问题简称为…，后来发现不是"): a story, not a definition.
@@ -284,7 +284,7 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|代表|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[A-Z]{2,}\d+\s*是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|你知道吧|keep calling|about [^:]{2,30}: (?:those|these|they|it|this)|^(?:quick def\S*\s+|(?:a|an|the)\s+\w+[\w -]*\s(?:is|are)\s+(?:when|where|every|any|someone|something|a|an|the|what)\s)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|[A-Z]{2,}\s*(?:不含|不包含|不包括|只算|只包括|只含|只统计)|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|代表|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[A-Z]{2,}\d+\s*是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|^\p{Han}{2,6}是|你知道吧|keep calling|about [^:]{2,30}: (?:those|these|they|it|this)|^(?:quick def\S*\s+|(?:a|an|the)\s+\w+[\w -]*\s(?:is|are)\s+(?:when|where|every|any|someone|something|a|an|the|what)\s)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|[A-Z]{2,}\s*(?:不含|不包含|不包括|只算|只包括|只含|只统计)|["“'`「『]"#,
     )
 });
 
@@ -330,6 +330,18 @@ fn definition(s: &str) -> Option<Candidate> {
         if let Some(c) = named.then(|| make(term, what, Kind::Definition, 0.75)).flatten() {
             return Some(c);
         }
+    }
+    // "离园码是家长手机上的动态二维码": a name, no common word, said to be a kind of thing; not
+    // a pronoun ("我只是在想方案"), an adverb before 是 ("天枢平台就是…", read below), or "是在…".
+    static ZH_IS: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"^{T}\s*是\s*(.{{4,}})$")));
+    let plain = |c: &regex::Captures| {
+        !c[1].starts_with(['我', '你', '他', '她', '它', '这', '那', '哪', '谁'])
+            && !c[1].ends_with(['就', '也', '都', '还', '才', '又', '只', '便', '正', '则'])
+            && !c[2].starts_with(['在', '不', '没', '很'])
+            && is_kind_of_thing(&c[1], &c[2])
+    };
+    if let Some(c) = ZH_IS.captures(s).filter(plain) {
+        return make(&c[1], &c[2], Kind::Definition, 0.7);
     }
     if let Some(c) = ZH_MEANS.captures(s) {
         let (term, what) = (&c[1], &c[3]);
@@ -557,7 +569,7 @@ fn plain_is(s: &str) -> Option<Candidate> {
 fn is_kind_of_thing(term: &str, what: &str) -> bool {
     static KIND: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?:平台|系统|服务|工具|框架|组件|模块|库|表|脚本|任务|流程|集群|网关|中台|引擎|协议|规范|指标|接口|环境|方案|机制|仓库|页面|功能|模型|数据集|流水线|看板|报表|工单|队列)$",
+            r"(?:平台|系统|服务|工具|框架|组件|模块|库|表|脚本|任务|流程|集群|网关|中台|引擎|协议|规范|指标|接口|环境|方案|机制|仓库|页面|功能|模型|数据集|流水线|看板|报表|工单|队列|小程序|应用|程序|网站|设备|前置机|字段|账号|资源包|礼包|二维码|单据)$",
         )
     });
     let first = first_clause(what).split('。').next().unwrap_or_default().trim();
@@ -659,6 +671,8 @@ mod learnt_opq;
 mod learnt_rs;
 #[cfg(test)]
 mod learnt_tu;
+#[cfg(test)]
+mod learnt_xyz;
 mod marked;
 mod remember;
 mod scoped;
