@@ -198,6 +198,14 @@ impl Inbox {
             proposed.or_else(|| self.proposals.iter().position(same))
         };
         if let Some(old) = at.map(|at| &mut self.proposals[at]) {
+            // A rule found what was only a draft: the rule's proposal takes its place, for the
+            // model to review afresh; the draft's turn is no sighting of it.
+            if old.status == Status::Draft && new.status == Status::Pending {
+                new.id = std::mem::take(&mut old.id);
+                new.seen = new.sessions.len().max(1);
+                *old = new;
+                return true;
+            }
             // The journal records the exchanges the session stores hold: the same sentence
             // read from both is one sighting (compared with the proposal's own quote).
             let journal = |p: &Proposal| p.assistant == "journal";
@@ -209,18 +217,6 @@ impl Inbox {
                 }
             }
             old.seen = old.sessions.len().max(1);
-            // A rule found what was only a draft: a proposal now, for the model to review
-            // again (whatever it said of the draft).
-            if old.status == Status::Draft && new.status == Status::Pending {
-                old.status = Status::Pending;
-                old.smart = None;
-                old.explanation = new.explanation;
-                old.confidence = new.confidence;
-                old.kind = new.kind;
-                old.source = new.source;
-                old.quote = new.quote;
-                return true;
-            }
             // A clearer statement replaces the draft, unless the model already reviewed it.
             if old.status == Status::Pending
                 && old.smart.is_none()
@@ -350,12 +346,15 @@ mod tests {
         assert_eq!(inbox.proposals.len(), 2, "one draft per turn the model reads");
         assert_eq!(inbox.proposals[0].sessions, ["a", "c"]);
         assert!(inbox.pending().is_empty());
-        // A rule finds the term: the first draft is a proposal now, to be reviewed afresh.
+        // A rule finds the term: its proposal takes the first draft's place, to be reviewed
+        // afresh, and the drafts' turns are no sightings of it.
         inbox.proposals[0].smart = Some(SmartVerdict::Rejected);
+        let id = inbox.proposals[0].id.clone();
         assert!(inbox.offer(proposal("hot_wallet", "d", 0.75)));
         assert_eq!(inbox.pending().len(), 1);
-        assert_eq!(inbox.proposals[0].smart, None);
-        assert_eq!(inbox.proposals[0].explanation, "about hot_wallet");
+        let p = &inbox.proposals[0];
+        assert_eq!((p.id.as_str(), p.smart, p.seen), (id.as_str(), None, 1));
+        assert_eq!(p.sessions, ["d"]);
         // Once proposed, a term needs no more drafts.
         assert!(!inbox.offer(draft("e", "hot_wallet 又出问题了")));
         assert_eq!(inbox.proposals.len(), 2);
