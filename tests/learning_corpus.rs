@@ -183,8 +183,18 @@ const FLOORS: &[(&str, Floors)] = &[
     // 156, fp 40, fn 84) by the rules; with the local model's review (a helper answering the 179
     // prompts, replayed): Z1 0.825 / 0.867 / 0.942, Z2 0.891 / 0.817 / 0.918. Under the issue's
     // targets; the floors hold the rules' figures.
+    // Tuned on after (607fdbc): Z2 0.811 / 0.717 / 0.930 by the rules.
     ("cases/part_z1", Floors { precision: 0.78, recall: 0.73, facts: 0.93 }),
-    ("cases/part_z2", Floors { precision: 0.79, recall: 0.65, facts: 0.94 }),
+    ("cases/part_z2", Floors { precision: 0.81, recall: 0.71, facts: 0.93 }),
+    // Blind parts Z3 and Z4, written by hand by two helpers with Z1's brief after Z1 and Z2 were
+    // measured, committed unread (d9a1858) before the rules were tuned on X–Z2, and measured
+    // once: by the rules (607fdbc; the commit after changes only what the model reviews) Z3
+    // 0.745 / 0.683 / 0.902 (tp 164, fp 56, fn 76), Z4 0.843 / 0.717 / 0.930 (tp 172, fp 32, fn
+    // 68); with the local model's review on ed17bf0 (a helper answering the 178 prompts,
+    // replayed) Z3 0.862 / 0.833 / 0.880, Z4 0.932 / 0.917 / 0.873. Under the targets;
+    // the floors hold the rules' figures.
+    ("cases/part_z3", Floors { precision: 0.74, recall: 0.68, facts: 0.90 }),
+    ("cases/part_z4", Floors { precision: 0.84, recall: 0.71, facts: 0.93 }),
 ];
 
 fn root() -> PathBuf {
