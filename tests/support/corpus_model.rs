@@ -2,8 +2,10 @@
 //! scores are those of the rules and the model's review together ([`tinylingo::learning::confirm`]).
 //!
 //! - `LEARNING_MODEL_URL` (and `LEARNING_MODEL_NAME`): a real OpenAI-compatible endpoint.
-//! - `LEARNING_MODEL_ANSWERS=FILE`: answers written earlier, replayed by a server on 127.0.0.1.
-//!   `FILE` holds one `{"prompt": …, "answer": …}` a line. A prompt it has no answer for is
+//! - `LEARNING_MODEL_ANSWERS=FILE[,FILE…]`: answers written earlier, replayed by a server on
+//!   127.0.0.1. Each file holds one `{"prompt": …, "answer": …}` or `{"prompt_sha256": …,
+//!   "answer": …}` a line (`tests/learning/model/` keeps the answers behind the figures the
+//!   `FLOORS` comments quote). A prompt no file has an answer for is
 //!   appended, once, to `FILE.asked.jsonl` (`{"n": …, "prompt": …}`) and answered with no
 //!   verdict, so the rules' draft stays: a first run writes the questions, someone answers them
 //!   (`{"n": …, "answer": …}`, joined into `FILE` by prompt), and the next run replays them.
@@ -19,6 +21,11 @@ use std::time::Duration;
 
 use crate::common::Home;
 use crate::llm_server::{LlmServer, Recorded, Reply};
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
 
 pub struct Model {
     endpoint: String,
@@ -54,23 +61,31 @@ impl Model {
 fn replay(file: PathBuf) -> LlmServer {
     #[derive(serde::Deserialize)]
     struct Line {
-        prompt: String,
+        prompt: Option<String>,
+        prompt_sha256: Option<String>,
         answer: String,
     }
-    let answers: HashMap<String, String> = fs::read_to_string(&file)
-        .unwrap_or_default()
-        .lines()
+    let files: Vec<PathBuf> = file.to_string_lossy().split(',').map(PathBuf::from).collect();
+    // Keyed by the prompt's SHA-256: a kept answer set need not carry its prompts.
+    let answers: HashMap<String, String> = files
+        .iter()
+        .flat_map(|f| {
+            fs::read_to_string(f).unwrap_or_default().lines().map(String::from).collect::<Vec<_>>()
+        })
         .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<Line>(l).expect("LEARNING_MODEL_ANSWERS: a bad line"))
-        .map(|l| (l.prompt, l.answer))
+        .map(|l| serde_json::from_str::<Line>(&l).expect("LEARNING_MODEL_ANSWERS: a bad line"))
+        .map(|l| {
+            let key = l.prompt_sha256.or_else(|| l.prompt.map(|p| sha256_hex(p.as_bytes())));
+            (key.expect("LEARNING_MODEL_ANSWERS: a line without its prompt"), l.answer)
+        })
         .collect();
-    let asked_path = PathBuf::from(format!("{}.asked.jsonl", file.display()));
+    let asked_path = PathBuf::from(format!("{}.asked.jsonl", files[0].display()));
     // This run's questions only.
     let _ = fs::remove_file(&asked_path);
     let asked: Arc<Mutex<HashSet<String>>> = Arc::default();
     let reply = move |request: &Recorded| {
         let prompt = request.prompt().unwrap_or_default().to_string();
-        if let Some(answer) = answers.get(&prompt) {
+        if let Some(answer) = answers.get(&sha256_hex(prompt.as_bytes())) {
             return Reply::content(answer.clone());
         }
         let mut asked = asked.lock().unwrap();
