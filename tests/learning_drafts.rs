@@ -142,3 +142,16 @@ fn a_common_word_the_model_names_is_the_projects_and_never_taken_in_bulk() {
     let bulk = home.run(&["inbox", "accept", "--all", "--min-confidence", "0", "--dry-run"]);
     assert!(!bulk.stdout.contains("job"), "{}", bulk.stdout);
 }
+
+#[test]
+fn a_renamed_draft_quotes_the_sentence_that_names_its_term() {
+    let turn =
+        "heads up on the 'night sweep'. it's the job that walks every pending refund at 02:00";
+    let server =
+        LlmServer::start(vec![Reply::content(r#"{"verdict":"term","term":"pending refund"}"#)]);
+    let home = home_with(&[turn]);
+    ask(&home, &server);
+    let (proposals, _) = suggest(&home);
+    assert_eq!(proposals.len(), 1, "{proposals:?}");
+    assert_eq!(proposals[0]["quote"], "it's the job that walks every pending refund at 02:00");
+}

@@ -214,6 +214,10 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
                 done.tightened += 1;
             }
             Verdict::Rename(term) => {
+                // A draft holds the whole turn: its quote is the sentence naming the new term.
+                if draft {
+                    p.quote = super::clean::quote_of(&p.explanation, &term);
+                }
                 p.drafted = Some(std::mem::replace(&mut p.term, term));
                 p.smart = Some(SmartVerdict::Renamed);
                 done.renamed += 1;
