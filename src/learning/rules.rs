@@ -23,7 +23,7 @@ pub struct Candidate {
     /// A common word alone, kept because the user named it as the project's own or set a rule
     /// about it (the rules' `generic` module): proposed for the project, never accepted in bulk.
     pub generic: bool,
-    /// A turn no rule read, for the local model to read ([`wide`]): never shown as it is.
+    /// A turn no rule read, for the local model to read (the `wide` module): never shown as it is.
     pub draft: bool,
 }
 
