@@ -155,3 +155,20 @@ fn a_renamed_draft_quotes_the_sentence_that_names_its_term() {
     assert_eq!(proposals.len(), 1, "{proposals:?}");
     assert_eq!(proposals[0]["quote"], "it's the job that walks every pending refund at 02:00");
 }
+
+#[test]
+fn a_draft_cannot_be_accepted_by_its_id() {
+    let server = LlmServer::start(vec![Reply::content(r#"{"verdict":"reject"}"#)]);
+    let home = home_with(&[SWEEP]);
+    ask(&home, &server);
+    suggest(&home);
+    let inbox: Value = serde_json::from_str(&inbox(&home)).unwrap();
+    let id = inbox["proposals"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(inbox["proposals"][0]["status"], "draft");
+    let out = home.run(&["inbox", "accept", &id]);
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert!(out.stderr.contains("a draft the local model did not keep"), "{}", out.stderr);
+    assert!(!fs::read_to_string(home.store().join("glossary.json"))
+        .unwrap_or_default()
+        .contains("night sweep"));
+}

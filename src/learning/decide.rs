@@ -163,15 +163,16 @@ fn pending(inbox: &Inbox, id: &str) -> Result<Proposal> {
         hint: Some("`tinylingo inbox` lists the pending proposals and their ids".into()),
     })?;
     if p.status != Status::Pending {
-        let done = match p.status {
-            Status::Accepted => "accepted",
-            Status::Draft => "not proposed (a draft for the local model)",
-            _ => "rejected",
+        let problem = match p.status {
+            Status::Accepted => format!("proposal \"{id}\" ({}) was accepted already", p.term),
+            // A turn no rule read, which the local model has not kept: nothing to accept.
+            Status::Draft => format!(
+                "\"{id}\" ({}) is no proposal: a draft the local model did not keep",
+                p.term
+            ),
+            _ => format!("proposal \"{id}\" ({}) was rejected already", p.term),
         };
-        return Err(Error::NotFound {
-            problem: format!("proposal \"{id}\" ({}) was {done} already", p.term),
-            hint: None,
-        });
+        return Err(Error::NotFound { problem, hint: None });
     }
     Ok(p.clone())
 }
