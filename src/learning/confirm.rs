@@ -165,35 +165,8 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
             },
             other => other,
         };
-        if draft {
-            done.drafts += 1;
-            // Kept, but another turn's proposal of that term came first: a sighting of it.
-            let term = match &verdict {
-                Verdict::Rename(term) => term.as_str(),
-                _ => inbox.proposals[at].term.as_str(),
-            };
-            let first = (verdict != Verdict::Reject).then(|| proposed(&inbox, at, term)).flatten();
-            if let Some(first) = first {
-                let sessions = inbox.proposals[at].sessions.clone();
-                let other = &mut inbox.proposals[first];
-                if other.status == Status::Pending {
-                    for s in sessions {
-                        if !other.sessions.contains(&s) {
-                            other.sessions.push(s);
-                        }
-                    }
-                    other.seen = other.sessions.len().max(1);
-                }
-            }
-            let p = &mut inbox.proposals[at];
-            if verdict == Verdict::Reject || first.is_some() {
-                p.smart = Some(SmartVerdict::Rejected);
-                continue;
-            }
-            // Kept: a proposal now, like one a rule made.
-            p.status = Status::Pending;
-            p.confidence = KEPT_DRAFT_CONFIDENCE;
-            done.drafts_kept += 1;
+        if draft && !kept(&mut inbox, at, &verdict, &mut done) {
+            continue;
         }
         let p = &mut inbox.proposals[at];
         match verdict {
@@ -237,6 +210,31 @@ pub fn review(store: &Store, smart: &SmartSettings) -> Result<Reviewed> {
     }
     inbox.save(store)?;
     Ok(done)
+}
+
+/// Settles draft `at` by the model's `verdict`: whether it is kept, a pending proposal now. A
+/// draft whose term another turn's proposal has already is a sighting of that one instead; a
+/// draft not kept stays one, never asked again.
+fn kept(inbox: &mut Inbox, at: usize, verdict: &Verdict, done: &mut Reviewed) -> bool {
+    done.drafts += 1;
+    let term = match verdict {
+        Verdict::Rename(term) => term.as_str(),
+        _ => inbox.proposals[at].term.as_str(),
+    };
+    let first = (*verdict != Verdict::Reject).then(|| proposed(inbox, at, term)).flatten();
+    if let Some(first) = first.filter(|&f| inbox.proposals[f].status == Status::Pending) {
+        let sessions = inbox.proposals[at].sessions.clone();
+        inbox.proposals[first].seen_in(sessions);
+    }
+    let p = &mut inbox.proposals[at];
+    if *verdict == Verdict::Reject || first.is_some() {
+        p.smart = Some(SmartVerdict::Rejected);
+        return false;
+    }
+    p.status = Status::Pending;
+    p.confidence = KEPT_DRAFT_CONFIDENCE;
+    done.drafts_kept += 1;
+    true
 }
 
 /// Why a term the model named is not taken.

@@ -100,6 +100,18 @@ pub struct Proposal {
     pub drafted: Option<String>,
 }
 
+impl Proposal {
+    /// Counts `sessions` as sightings too, each session once.
+    pub fn seen_in(&mut self, sessions: Vec<String>) {
+        for s in sessions {
+            if !self.sessions.contains(&s) {
+                self.sessions.push(s);
+            }
+        }
+        self.seen = self.sessions.len().max(1);
+    }
+}
+
 /// The fields of a proposal, in the order every machine format prints them (the README's
 /// proposal format).
 pub const FIELDS: &[&str] = &[
@@ -211,12 +223,9 @@ impl Inbox {
             let journal = |p: &Proposal| p.assistant == "journal";
             let echo =
                 !new.quote.is_empty() && old.quote == new.quote && journal(old) != journal(&new);
-            for s in new.sessions.into_iter().filter(|_| !echo) {
-                if !old.sessions.contains(&s) {
-                    old.sessions.push(s);
-                }
+            if !echo {
+                old.seen_in(new.sessions);
             }
-            old.seen = old.sessions.len().max(1);
             // A clearer statement replaces the draft, unless the model already reviewed it.
             if old.status == Status::Pending
                 && old.smart.is_none()

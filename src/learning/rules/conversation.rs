@@ -65,18 +65,13 @@ impl Conversation {
             let first = clean::sentences(prose).into_iter().next().unwrap_or_default().0;
             whole::mentions(&first, &c.term)
         };
+        let goes_on = self.found[previous..]
+            .last()
+            .filter(|(c, _)| self.more || whole::opens_continued(prose) || mentioned(c))
+            .map(|(c, _)| c.draft);
         // (A draft is the model's to read: the rules carry none of it on.)
-        let carry = self.found[previous..]
-            .last()
-            .filter(|(c, _)| !c.draft)
-            .filter(|(c, _)| self.more || whole::opens_continued(prose) || mentioned(c));
-        let draft_before = self.found[previous..]
-            .last()
-            .filter(|(c, _)| {
-                c.draft && (self.more || whole::opens_continued(prose) || mentioned(c))
-            })
-            .map(|_| before - 1);
-        let carry = carry.is_some().then(|| before - 1);
+        let carry = (goes_on == Some(false)).then(|| before - 1);
+        let draft_before = (goes_on == Some(true)).then(|| before - 1);
         // The assistant asked about the term: the turn's first sentence answers, whatever it
         // looks like ("不是三色标记，是简单的两色标记加写屏障").
         let answering = std::mem::take(&mut self.asked_more) && carry.is_some();
