@@ -118,44 +118,27 @@ const FLOORS: &[(&str, Floors)] = &[
     // has the smallest SHA-256; each case's `from` names its part and line). On it, when it was
     // made (16cc47c): 0.958 / 0.942 / 0.973 (tp 452, fp 20, fn 28).
     ("cases/regression2", Floors { precision: 0.95, recall: 0.93, facts: 0.95 }),
-    // Part N, written after G was measured, by a helper that read neither the rules nor any
-    // case; measured once blind on a17345a (tuned on D–M and G): 0.714 / 0.667 / 0.900 (tp 160,
-    // fp 64, fn 80); tuned on after: 0.883 / 0.883 / 0.981. What it still misses is its writer's
-    // choice of term where the other parts chose another ("the gate" where they write `gate`).
-    ("cases/part_n", Floors { precision: 0.87, recall: 0.87, facts: 0.95 }),
-    // Blind parts O and P, written at once by two helpers after N was measured (each reading only
-    // the text, the case format and learning.md), committed unread, and measured once on
-    // b490b66 (tuned on D–N and G). Strict figures, then with the writer's other spellings
-    // (`also`): O 0.679 / 0.600 / 0.944 (0.736 / 0.650), P 0.746 / 0.733 / 0.955 (0.814 /
-    // 0.800). Tuned on in the session after R and S were written: O 0.912 / 0.867 / 0.962,
-    // P 0.917 / 0.917 / 0.964; the floors sit just under.
-    ("cases/part_o", Floors { precision: 0.90, recall: 0.86, facts: 0.95 }),
-    ("cases/part_p", Floors { precision: 0.91, recall: 0.91, facts: 0.95 }),
-    // Blind part Q, written after the last rule change (e3c8abd) by a helper with the same brief,
-    // committed unread, and measured once on fb8f661 (the review mend, which moves no figure):
-    // 0.857 / 0.800 / 1.000 (tp 192, fp 32, fn 48; 0.893 / 0.833 with `also`). Under the issue's
-    // targets but facts; tuned on in the session after (below); floors under what it measures
-    // now.
-    ("cases/part_q", Floors { precision: 0.92, recall: 0.92, facts: 0.97 }),
-    // Blind parts R and S, written at once by two helpers with Q's brief (other domains) before
-    // the next session's rule changes, committed unread (deb9fc9), and measured once on that
-    // session's final rules (b91dde1, tuned on D–Q): R 0.667 / 0.500 / 0.967 (tp 120, fp 60,
-    // fn 120; 0.733 / 0.550 with `also`), S 0.750 / 0.650 / 0.949 (tp 156, fp 52, fn 84;
-    // 0.808 / 0.700 with `also`). Q after that session's tuning: 0.933 / 0.933 / 0.982, O 0.912 /
-    // 0.867 / 0.962, P 0.917 / 0.917 / 0.964. Under the targets; the floors hold what
-    // R and S measured.
-    // Tuned on after (aadbc41): R 0.811 / 0.717 / 0.977, S 0.864 / 0.850 / 0.941.
-    ("cases/part_r", Floors { precision: 0.80, recall: 0.71, facts: 0.96 }),
-    ("cases/part_s", Floors { precision: 0.86, recall: 0.84, facts: 0.93 }),
-    // Blind parts T and U, written by two helpers with the same brief (every case by hand) after
-    // R and S were measured, committed unread (94dc4fc) before the rules tuned on R and S, and
-    // measured once on those rules (aadbc41 and a test-only commit after it): T 0.840 / 0.700 /
-    // 0.952 (tp 168, fp 32, fn 72; 0.860 / 0.717 with `also`), U 0.811 / 0.717 / 0.953 (tp 172,
-    // fp 40, fn 68; the same with `also`). Behaviour 0.250 / 0.200 on both. Under the issue's
-    // targets; the floors hold what they measured.
-    // Tuned on after (e0aed33): T 0.845 / 0.817 / 0.939, U 0.877 / 0.833 / 0.960.
-    ("cases/part_t", Floors { precision: 0.84, recall: 0.81, facts: 0.93 }),
-    ("cases/part_u", Floors { precision: 0.87, recall: 0.83, facts: 0.95 }),
+    // Parts N to U, written blind after G (who wrote them, and their briefs:
+    // tests/learning/blind/README.md), each measured once on the rules of its day, then tuned
+    // on. Precision / recall / facts, strict (with the writer's `also` in brackets where given):
+    //
+    // | part | blind, on | tuned on, last |
+    // |---|---|---|
+    // | N | 0.714 / 0.667 / 0.900 (a17345a) | 0.883 / 0.883 / 0.981 |
+    // | O | 0.679 / 0.600 / 0.944 (0.736 / 0.650; b490b66) | 0.912 / 0.867 / 0.962 |
+    // | P | 0.746 / 0.733 / 0.955 (0.814 / 0.800; b490b66) | 0.917 / 0.917 / 0.964 |
+    // | Q | 0.857 / 0.800 / 1.000 (0.893 / 0.833; fb8f661) | 0.933 / 0.933 / 0.982 |
+    // | R | 0.667 / 0.500 / 0.967 (0.733 / 0.550; b91dde1) | 0.811 / 0.717 / 0.977 |
+    // | S | 0.750 / 0.650 / 0.949 (0.808 / 0.700; b91dde1) | 0.864 / 0.850 / 0.941 |
+    // | T | 0.840 / 0.700 / 0.952 (0.860 / 0.717; aadbc41) | 0.845 / 0.817 / 0.939 |
+    // | U | 0.811 / 0.717 / 0.953 (aadbc41) | 0.877 / 0.833 / 0.960 |
+    //
+    // N to U were then thinned into `regression3.jsonl` as D to M were (245 of their 1,200
+    // cases: of each (kind, language) with N cases, round(N × 240 / 1,200) and at least one,
+    // those whose `user` text has the smallest SHA-256; `from` names part and line). On it,
+    // when it was made (a7d1d59): 0.882 / 0.845 / 0.939 (tp 328, fp 44, fn 60; 0.935 / 0.897
+    // with `also`); the floors sit just under.
+    ("cases/regression3", Floors { precision: 0.88, recall: 0.84, facts: 0.93 }),
     // Blind parts V and W, written by hand by two helpers with T's brief after T and U were
     // measured, committed unread (bfc2448) before the rules tuned on T and U, and measured once on
     // those rules (e0aed33): V 0.772 / 0.733 / 0.864 (tp 176, fp 52, fn 64; 0.807 / 0.767 with
