@@ -95,7 +95,7 @@ fn in_clause(s: &str) -> Option<Candidate> {
 pub(super) fn strip_filler(s: &str) -> &str {
     static FILLER: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|one thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:define(?: for (?:this|the|our) (?:repo|project|codebase|team))?|definition|quick def(?:inition)?(?: so you stop guessing)?)\s*:\s*|(?:顺便定义一下|定义一下|先说一下|先说下|跟你说一下|跟你说下|和你说下|另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下)[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
+            r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|for context|for the record|just so you know|just fyi|one more thing|one thing|heads up|quick note|sorry|oh sorry|ah|ahh|hey|anyway|to clarify|to be clear|for clarity|let me clarify)\b[,:;!.]?\s*|(?:so|ok|okay|well|right|note|ps|plus|hmm|yes|yeah|wait|no wait)[,:;!.]\s*|(?:ok|okay|alright)\s+so\s+|(?:define(?: for (?:this|the|our) (?:repo|project|codebase|team))?|definition|quick def(?:inition)?(?: so you stop guessing)?)\s*:\s*|(?:顺便定义一下|定义一下|先说一下|先说下|跟你说一下|跟你说下|和你说下|另外说一下|另外|还有|具体说|具体来说|具体地说|准确说|准确地说|也就是说|顺便说一下|顺便说下|顺便说一句|顺便提一下|对了|补充一下|补充说明|先说明一下|说明一下|说明下|解释下|说一下|先说明|提醒一下|(?:有)?(?:一)?个(?:新)?(?:概念|名词|术语|叫法))[，,：:！!\s]*|(?:哦|噢|嗯|呃|额|对|是的|好的|好|啊|哈|然后|那个|ok|OK)(?:[，,：:！!]|\s)\s*)+",
         )
     });
     let s = FILLER.find(s).map_or(s, |m| &s[m.end()..]);
@@ -149,7 +149,7 @@ static ZH_WE_CALL: LazyLock<Regex> = LazyLock::new(|| {
 /// "BFF 是我们的前端聚合层": ours, so a name of the project's.
 static ZH_IS_OUR: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^{T}\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?|那[个块台套张]|这[个块台套张]|客户|组的?|公司的?|\p{{Han}}{{1,8}}?(?:那[个块台套张条]|的))\s*.{{2,}})$"
+        r"^{T}\s*(?:[（(][A-Za-z][\w .-]{{0,30}}[）)])?\s*是\s*((?:我们|咱们)(?:的|这边的?|项目里?的|内部的?|团队的?|自己的?|那[个块台套张]|这[个块台套张]|客户|组的?|公司的?|\p{{Han}}{{1,12}}?(?:那[个块台套张条]|的))\s*.{{2,}})$"
     ))
 });
 /// Past events ("上周我们把这个问题简称为…，后来发现不是"): a story, not a definition.
@@ -173,7 +173,7 @@ static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:in (?:this|our) (?:project|repo|codebase|team|org|company|group),?\s+|in (?:this|our|the)\s+(?:[\w-]+\s+)?(?:code|codebase|repo|project|app|service|team|dashboards?|schema|docs|pipeline|backend|frontend|fleet|system|domain|world|game|lab|shop|plant|clinic|hospital|warehouse|store),?\s+|here,?\s+|around here,?\s+)?(?:the (?:word|term|phrase|acronym|abbreviation)\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is what we call)\s+(.{{2,}})$"
+        r"(?i)^(?:in (?:this|our) (?:project|repo|codebase|team|org|company|group),?\s+|in (?:this|our|the)\s+(?:[\w-]+\s+)?(?:code|codebase|repo|project|app|service|team|dashboards?|schema|docs|pipeline|backend|frontend|fleet|system|domain|world|game|lab|shop|plant|clinic|hospital|warehouse|store),?\s+|here,?\s+|around here,?\s+)?(?:the (?:word|term|phrase|acronym|abbreviation)\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is the name of (?:our|the|a|an)\b|is what we call)\s+(.{{2,}})$"
     ))
 });
 static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -372,45 +372,8 @@ fn definition(s: &str) -> Option<Candidate> {
         }
         return make(term, what, Kind::Definition, if marked { 0.85 } else { 0.75 });
     }
-    // "the EU shard … is what the team calls "Swampy"": the name comes last.
-    static IS_WHAT_CALLED: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r#"(?i)^(.{2,80}?)\s+is what (?:we|i|the team|everyone(?: here)?|people(?: here)?|folks(?: here)?|they) (?:calls?|refers? to as)\s+["“'`]?([\w.-]+(?:\s[\w.-]+)?)["”'`]?(?:\s*[-–—,;]\s*(.*))?$"#,
-        )
-    });
-    if let Some(c) = IS_WHAT_CALLED.captures(s) {
-        let what = join(c[1].trim_start_matches("the ").trim(), c.get(3).map(|m| m.as_str()));
-        return make(&c[2], &what, Kind::Definition, 0.8);
-    }
-    // A name, then what it is, in forms that say so: "what you want is grip check - that's the
-    // pre-pick verification step", "one thing about rescue reads: those are the unmapped reads
-    // we re-align …", "“首件”你知道吧，每批次第一个加工出来的零件" (the user assumes it, then says
-    // it), "ok so the thing I keep calling sweeper - it's the job that …", "yep thats what we
-    // call the rewind window - 8 frames at 60hz, …".
-    static NAME_THEN_WHAT: LazyLock<[Regex; 11]> = LazyLock::new(|| {
-        [
-            r#"(?i)^(?:what you (?:want|need|mean) is|you (?:want|need|mean)|i mean|i meant|we call it|it's called|its called)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?\s*[-–—:]\s*(?:that'?s|thats|which is|it'?s|its)\s+(.{4,})$"#,
-            r"(?i)^(?:one (?:more )?thing |a note |quick note )?about\s+(?:the\s+)?([\w.-]+(?:\s[\w.-]+){0,2}):\s*(?:those|these|they|it|this|that)(?:\s+are|\s+is|'s|’s|'re)\s+(.{4,})$",
-            r#"^["“「『]([^"”」』]{1,20})["”」』]\s*(?:你知道吧|你懂的|知道吧|你应该知道|you know)[，,]?\s*(.{4,})$"#,
-            r#"(?i)^(?:the thing|what) (?:i|we) (?:keep calling|keep saying|call)\s+["'`]?([\w.-]+(?:\s[\w.-]+)?)["'`]?(?:\s*[-–—,:]\s*(?:it'?s|its|that'?s|thats)|\s+(?:is|means))\s+(.{4,})$"#,
-            r#"(?i)^(?:(?:yep|yeah|yes|right|exactly|ok)[,!.]?\s+)?(?:that'?s|thats|that is|this is) what (?:we|i|the team|everyone here) calls?\s+(?:the\s+|a\s+)?["“'`]?([\w.-]+(?:\s[\w.-]+){0,2}?)["”'`]?\s*(?:[-–—:;]\s*|,\s+)(.{2,})$"#,
-            // "跟你说下“回流单”是什么：就是客户退回来、要重新上架的订单": a question the user answers.
-            r#"^["“「'‘]([^"”」'’]{1,20})["”」'’]\s*(?:是什么|是啥|是什么意思|什么意思)\s*[：:，,]\s*(?:就是|是|指)?\s*(.{4,})$"#,
-            // "we have this thing called the rent roll export, it's the monthly CSV …".
-            r#"(?i)^(?:we have|there'?s|we'?ve got)\s+(?:this|a|one)\s+(?:thing|job|tool|service|script|table|step)\s+called\s+(?:the\s+)?["'`]?([\w.-]+(?:\s[\w.-]+){0,2}?)["'`]?\s*[,;:–—-]+\s*(?:it'?s|its|which is|that'?s)\s+(.{4,})$"#,
-            // "the sidecar index - that's the small FAISS index we keep per tenant".
-            r"(?i)^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*){0,2})\s+[-–—]+\s+(?:that'?s|thats|it'?s)\s+((?:the|a|an|our|when|where)\s.{4,})$",
-            // "let me define 'fallow run' for you since it'll come up a lot: it's a run of …".
-            r#"(?i)^(?:let me |i'll |i want to )?define\s+["'`]([^"'`]{2,30})["'`][^:]{0,50}:\s*(?:it'?s|it is|that'?s)?\s*(.{4,})$"#,
-            // "we use 'stale drop' for a parcel that the courier marked delivered …".
-            r#"(?i)^we (?:use|say)\s+["'`]([^"'`]{2,30})["'`]\s+(?:for|to mean|when)\s+(.{4,})$"#,
-            // "BUMP-7 is what we call the semver-major tracking issue": the name first.
-            r#"(?i)^["'`]?((?-i:[A-Z][A-Z0-9]*-\d+)|[A-Za-z][\w.]*[-_][\w.-]+)["'`]?\s+is what (?:we|i|the team|everyone) calls?\s+(?:the\s+)?(.{4,})$"#,
-        ]
-        .map(re)
-    });
-    if let Some(c) = NAME_THEN_WHAT.iter().find_map(|p| p.captures(s)) {
-        return make(&c[1], &c[2], Kind::Definition, 0.8);
+    if let Some(c) = called::name_then_what(s) {
+        return Some(c);
     }
     // "a soft decline is a card decline we are allowed to retry", "the tail bucket is every
     // query with …", "a stale mark is when …": a compound name, and a meaning in the form of
@@ -428,8 +391,14 @@ fn definition(s: &str) -> Option<Candidate> {
     // "'hot tub' is what we call the test cluster": the name comes first.
     static WHAT_WE_CALL: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)\bwhat\s+(?:we|i|the team)\s+call"));
-    let called =
-        if WHAT_WE_CALL.is_match(s) || IN_PASSING.is_match(s) { None } else { EN_CALL.captures(s) };
+    if let Some(c) = called::quoted_last(s) {
+        return Some(c);
+    }
+    let called = if WHAT_WE_CALL.is_match(s) || IN_PASSING.is_match(s) || called::quoted_first(s) {
+        None
+    } else {
+        EN_CALL.captures(s)
+    };
     if let Some(c) = called {
         let mut what = c.get(1)?.as_str().to_string();
         let mut term = c.get(2).or(c.get(3)).or(c.get(4))?.as_str();
@@ -657,6 +626,7 @@ fn re(pattern: &str) -> Regex {
 
 mod answer;
 mod behaviour;
+mod called;
 mod command;
 mod conversation;
 mod correction;
@@ -673,6 +643,8 @@ mod learnt_rs;
 mod learnt_tu;
 #[cfg(test)]
 mod learnt_xyz;
+#[cfg(test)]
+mod learnt_z78;
 mod marked;
 mod remember;
 mod scoped;

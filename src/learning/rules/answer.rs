@@ -46,6 +46,8 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)\bby {q},? (?:(?:do|did) )?you mean"),
         format!(r"(?i)\bwhat {q} (?:refers to|means|stands for)"),
         format!(r"(?i)what (?:does|do|is|are) {q} (?:mean|stand for|refer to)"),
+        // "What does `lamp-hours` in the projector table count — lifetime or since service?"
+        format!(r"(?i)\bwhat (?:does|do) {QUOTED}[^?]{{0,60}}?\b(?:count|measure|track|hold|contain|store|cover|include|represent)\b[^?]{{0,80}}\?"),
         format!(r"(?i)not sure what {q} (?:refers to|means|is|stands for)"),
         format!(r"(?i)(?:clarify|explain) what {q} (?:is|means|refers to|stands for)"),
         // "what is X" only quoted: "what is the expected output?" asks for no word.
@@ -113,7 +115,7 @@ static ANSWER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// confusion.", "抱歉".
 static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:sure|of course|yep|yup|good question|great question|sorry(?: for the confusion| about that)?|my bad|ah|oh|right|yes|yeah|ok|okay|抱歉|不好意思|好问题|哦|嗯)[.!,，。！]*$",
+        r"(?i)^(?:sure|of course|yep|yup|good question|great question|sorry(?: for the confusion| about that)?|my bad|ah|oh|right|yes|yeah|ok|okay|抱歉|不好意思|好问题|哦|嗯)[.!,，。！]*$|^(?:sorry,?\s+|oops,?\s+)?(?:i\s+)?(?:hit|pressed) (?:enter|send|return) too (?:early|soon)[.!]*$|^(?:sorry,?\s+)?sent (?:that |it )?too (?:early|soon)[.!]*$|^手快(?:了)?[，,。.!！]*$|^(?:不好意思|抱歉)?[，,]?(?:刚才)?(?:发|按)(?:早了|快了|错了)[，,。.!！]*$",
     )
 });
 
@@ -213,7 +215,19 @@ pub(super) fn asked_term(text: &str) -> Option<Asked> {
         }
     };
     let bad_start = ['是', '哪', '什', '啥', '这', '那', '您', '你', '我'];
-    let term = term.trim_start_matches("请问").trim().to_string();
+    // "好的，请说说二次称重指的是什么？": the words that ask are not the word asked about.
+    let lead = [
+        "请问",
+        "请说说",
+        "说说",
+        "请讲讲",
+        "讲讲",
+        "请解释一下",
+        "解释一下",
+        "请介绍一下",
+        "介绍一下",
+    ];
+    let term = lead.iter().find_map(|l| term.strip_prefix(l)).unwrap_or(&term).trim().to_string();
     (!term.starts_with(bad_start) && !is_referent(&term)).then_some(Asked {
         term,
         loose,

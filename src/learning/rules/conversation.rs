@@ -389,6 +389,12 @@ impl Conversation {
                 self.last_turn = self.found.len() - at;
                 if self.last_turn > 0 {
                     self.turn_start = at;
+                    // "明白，暗桩是每关的隐藏检查点。玩家能看到吗？": the question after the
+                    // echo asks for more of it, as after a definition the rules read.
+                    if text.contains(['?', '？']) {
+                        self.more = true;
+                        self.asked_more = true;
+                    }
                 }
             } else if !self.went_on {
                 // Read by no rule, not even through the reply: a draft for the model. (Not
@@ -396,6 +402,9 @@ impl Conversation {
                 // about it.)
                 if let Some(c) = wide::draft(&user, self.asked_before.as_deref()) {
                     self.found.push((c, line));
+                    // "call it `bone-yard`" / "Got it. What should it do exactly?": the
+                    // next turn goes on with the draft.
+                    self.more |= text.contains(['?', '？']);
                 }
             }
         }

@@ -26,7 +26,7 @@ static ZH_I_MEANT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_NOT_BUT: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:no|nope|wrong|not quite)?[,.!]?\s*(?:[—–-]\s*)?(?:the\s+)?{ET}(?:\s+(?:process|service|job|daemon|table|module|tool|script|flag|queue))?(?:\s+(?:for|of|on|in) [\w-]+(?:\s[\w-]+)?)?\s+(?:isn't|isnt|is not|doesn't mean|doesnt mean|does not mean)\s+(.{{1,40}}?)[,;]?\s+(?:it's|its|it is|it means|it|but|—|-)\s+(.{{2,}})$"
+        r"(?i)^(?:no|nope|wrong|not quite)?[,.!]?\s*(?:[—–-]\s*)?(?:the\s+|an?\s+)?{ET}(?:\s+(?:process|service|job|daemon|table|module|tool|script|flag|queue))?(?:\s+(?:for|of|on|in) [\w-]+(?:\s[\w-]+)?)?(?:\s+(?:we|i|you) (?:keep )?(?:talking about|talk about|mentioned|call))?\s+(?:isn't|isnt|is not|aren't|arent|are not|doesn't mean|doesnt mean|does not mean|don't mean|do not mean)\s+(.{{1,40}}?)[,;]?\s+(?:it's|its|it is|it means|they're|theyre|they are|they mean|(?-i:it)|but|—|-)\s+(.{{2,}})$"
     ))
 });
 
@@ -64,7 +64,7 @@ static ON_PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
 /// "its SnapShipper, one word, and it's not raft compaction": a name spelt out.
 static SPELLED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:no,?\s+)?(?:it'?s|its|it is)\s+`?((?-i:[A-Z][a-z0-9]+[A-Z][\w]*)|[\w]+[-_][\w-]+|[A-Za-z]{3,})`?,?\s+(?:one word|with an? \w+|with a dash|with an underscore|lowercase|all caps|no space)\b[,.;]?\s*(?:and\s+)?(.*)$",
+        r"(?i)^(?:no,?\s+)?(?:it'?s|its|it is|that'?s|thats)\s+`?((?-i:[A-Z][a-z0-9]+[A-Z][\w]*)|[\w]+[-_][\w-]+|(?-i:[A-Z][a-z]+ [A-Z][a-z]+)|[A-Za-z]{3,})`?(?:\s+(?:lol|haha))?,?\s+(?:one word|with (?:an?|two|double|one) \w+(?:'s)?|with a dash|with an underscore|lowercase|all caps|no space)\b[,.;]?\s*(?:and\s+)?(.*)$",
     )
 });
 
@@ -73,7 +73,7 @@ static SPELLED: LazyLock<Regex> = LazyLock::new(|| {
 /// instead, and what it is not, kept as the user wrote it.
 static ZH_CALLED_INSTEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?P<not>(?:不是|不叫|别叫)\s*["“「]?[^，,。“”「」]{2,20}?["”」]?)\s*[，,]\s*(?:那个|这个|它)?(?:我们|大家|这边|咱们)?(?:都|也)?(?:统一|一般|都|内部)?(?:叫|叫做|称为|叫它)\s*(?:["“「](?P<term>[^”"」]{2,12})["”」]|(?P<term2>\p{Han}{2,8}))(?:\s*[（(][^）)]{1,40}[）)])?\s*(?:[，,。；;]\s*(?P<rest>.*))?$"#,
+        r#"(?P<not>(?:不是|不叫|别叫)\s*["“「]?[^，,。“”「」]{2,20}?["”」]?|[^，,。]{0,8}?["“「]?[^，,。“”「」\s]{2,20}?["”」]?\s*(?:这个)?(?:叫法|说法|名字)?不对[哈啊呀了]*)\s*[，,]\s*(?:那个|这个|它)?(?:我们|大家|这边|咱们)?(?:\p{Han}{1,4}?(?:组|团队|系统里|系统|文档里|文档|这边|里))?(?:都|也)?(?:统一|一般|都|内部|正式)?(?:叫|叫做|称为|叫它)\s*(?:["“「](?P<term>[^”"」]{2,12})["”」]|(?P<term2>\p{Han}{2,8}))(?:\s*[（(][^）)]{1,40}[）)])?\s*(?:[，,。；;]\s*(?P<rest>.*))?$"#,
     )
 });
 
@@ -404,11 +404,11 @@ static ACTUALLY: LazyLock<Regex> =
 pub(super) fn disputed(s: &str) -> Option<String> {
     static DISPUTE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思|^["'`]?([\w./+-]+)["'`]?\s+(?:isn't|is not|aren't|are not)\s+(?:a|an|the)\s|^([^\s，,。！!]{2,12}?)\s*(?:并)?不是(?:指)?\s*[^，,。！!是]{1,20}[！!。.]?$|^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*)?)\s+(?:isn't|is not|aren't|are not|has nothing to do with|have nothing to do with)\s+[^,;]{1,40}$"#,
+            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思|^["'`]?([\w./+-]+)["'`]?\s+(?:isn't|is not|aren't|are not)\s+(?:a|an|the)\s|^([^\s，,。！!]{2,12}?)\s*(?:并)?不是(?:指)?\s*[^，,。！!是]{1,20}[！!。.]?$|^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*)?)\s+(?:isn't|is not|aren't|are not|has nothing to do with|have nothing to do with)\s+[^,;]{1,40}$|^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*)?),\s*not\s+[a-z][\w -]{1,30}?[.!]?$|^(?:我|我们)?(?:说的|指的)是\s*[“「"]?([^，,。“”「」"\s]{2,12}?)[”」"]?\s*[，,]?\s*(?:而)?不是\s*[^，,。]{1,12}[。.!！]?$|^(?:我们|大家)?(?:都)?(?:叫它|叫|称为)\s*[“「"]([^”」"]{2,12})[”」"]\s*[，,]?\s*(?:而)?不叫\s*[^，,。]{1,12}[。.!！]?$"#,
         )
     });
     let c = DISPUTE.captures(after_no(strip_filler(s.trim())))?;
-    (1..=6).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())
+    (1..=9).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())
 }
 
 /// "影子表跟备份表不是一回事，影子表是 …".
@@ -423,6 +423,6 @@ static CONTRAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:,\s+not\s+|，\s
 /// wrong:", "not the core lib —", "不是啦，", "你理解错了，".
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on|[\w.-]{1,30}\?)[,.!]*\s+)?(?:(?:a\s+)?(?:small|quick|little|minor|one)\s+(?:fix|typo|correction)\s*[:：]\s*|(?:(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?fix to what (?:you|i) (?:wrote|said|did)|you'?re (?:reading|looking at|using|editing) the wrong (?:one|\w+)|(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?correction(?:\s+(?:on|to|about)\s+[^:,]{1,40})?|to correct myself|i was wrong(?: earlier| before)?|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|不是\s*[^，,。\s]{1,12}[，,]\s*|(?:更正|纠正)(?:一下)?(?:之前|刚才|前面|上面)(?:说的|讲的|的)?[，,：:\s]*|(?:(?:你看错了|看错了|打错了|写错了|拼错了|敲错了|打错字了|笔误|之前说错了|刚才说错了|前面说错了|我说错了|说错了|更正|纠正|改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*)",
+        r"(?i)^(?:(?:lol|haha|ugh|hmm|wait|oh|oops|whoa|hold on|[\w.-]{1,30}\?)[,.!]*\s+)?(?:(?:a\s+)?(?:small|quick|little|minor|one)\s+(?:fix|typo|correction)\s*[:：]\s*|(?:(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?fix to what (?:you|i) (?:wrote|said|did)|you'?re (?:reading|looking at|using|editing) the wrong (?:one|\w+)|(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?correction(?:\s+(?:on|to|about)\s+[^:,]{1,40})?|to correct myself|i was wrong(?: earlier| before)?|(?:sorry,?\s+)?i misspoke(?: earlier| before)?|(?:(?:a\s+)?(?:small|quick|little|one|minor)\s+)?(?:fix|typo) (?:to|in|on) (?:your|the|my) \w+(?: \w+)?|you'?re mixing (?:it|them|things) up|you mixed (?:it|them) up|you'?re confusing (?:it|them|things)|wrong one|wrong \w+|(?:it'?s )?the other way (?:round|around)|other way (?:round|around)|that'?s too (?:narrow|broad|strict|loose|wide)|not exactly|no|nope|nah|wrong|not quite|actually|incorrect|no no|not really|that's not it|that's not right|that's wrong|you've got it wrong|you got it wrong|you misunderstood|you misread(?: (?:it|that|me))?|you misheard(?: (?:it|that|me))?|sorry,? no)\b[,.:;!]*\s*(?:[—–-]+\s*)?|(?:no,?\s+)?not\s+(?:the\s+)?[^,;—–]{1,40}?\s*(?:[,;]|\s[—–-]+)\s*|不是\s*[A-Za-z0-9_./-]+\s+|不是\s*[^，,。\s]{1,12}[，,]\s*|(?:更正|纠正)(?:一下)?(?:之前|刚才|前面|上面)(?:说的|讲的|的)?[，,：:\s]*|(?:我(?:前面|之前|刚才)说错了|(?:刚才|之前|前面)我说错了|(?:刚才|之前|前面)?(?:可能)?是?我没说清楚?|停停停?|你把\s*[^，,。]{1,20}?\s*(?:理解成|当成|看成|写成)[^，,。]{1,30}?了)[的啦哦了呀哈]*[，,：:！!。\s]+(?:不是的[，,。\s]*|不对[，,。\s]*)?|(?:(?:你看错了|看错了|打错了|写错了|拼错了|敲错了|打错字了|笔误|之前说错了|刚才说错了|前面说错了|我说错了|说错了|更正|纠正|改错了|纠正一下|更正一下|纠正下|更正下|不完全对|不太对|不全对|不是|不对|错了|搞错了|你理解错了|理解错了|你搞错了|你搞混了|搞混了|弄混了|你弄错了|弄错了|不是这样|不是的|不不不|不不|不对不对|不是这个意思|都不是|反了|等等|等一下|等下)[的啦哦了呀哈]*[，,：:！!。\s]*){1,3}[，,：:！!。\s]+|(?:thats|that's|that is) (?:wrong|not (?:it|right|correct|what i meant|what i mean))[,.:;!]*\s*|(?:wrong one|other way round|other way around|the other way round|close,? but no|not exactly)[,.:;!]*\s*(?:[—–-]+\s*)?)",
     )
 });

@@ -24,7 +24,7 @@ pub(super) fn zh_named_is(s: &str) -> Option<Candidate> {
     // "GMV 不含退款，也不含运费，只算商品成交金额": an acronym defined by what it counts.
     static ZH_COUNTS: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"^(?:我们的?|这里的?)?\s*([A-Z][A-Za-z0-9_]{1,15}|“[^”]{2,12}”)\s*((?:不含|不包含|不包括|只算|只包括|只含|只统计|包括|包含).{4,})$"#,
+            r#"^(?:我们的?|这里的?|我们这儿|我们这里|我们这边|这边)?\s*([A-Z][A-Za-z0-9_]{1,15}|“[^”]{2,12}”)\s*((?:不含|不包含|不包括|只算|只包括|只含|只统计|包括|包含).{4,})$"#,
         )
     });
     // "“小灰”这个叫法：是我们的灰度环境": a quoted name the sentence says is a way of naming.
@@ -34,6 +34,17 @@ pub(super) fn zh_named_is(s: &str) -> Option<Candidate> {
         )
     });
     if let Some(c) = ZH_NAMING.captures(s) {
+        if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.8) {
+            return Some(found);
+        }
+    }
+    // "我们叫“蓝潮网关”的东西其实就是 payments 服务前面那层 envoy": what the team calls so.
+    static ZH_WHAT_WE_CALL: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"^(?:我们|咱们|大家|团队里?|组里)(?:都|一般|内部|平时)*(?:叫|叫做|称为|说的)\s*[“"「]([^”"」]{1,16})[”"」]\s*的(?:那个|这个)?(?:东西|玩意儿?|那个|这个)?\s*(?:其实)?\s*(?:就是|是|指的是|指)\s*(.{3,})$"#,
+        )
+    });
+    if let Some(c) = ZH_WHAT_WE_CALL.captures(s) {
         if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.8) {
             return Some(found);
         }
@@ -50,7 +61,7 @@ pub(super) fn zh_named_is(s: &str) -> Option<Candidate> {
     }
     static ZH_CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:那个|这个|\p{Han}{1,6}的)?\s*`?([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+|[A-Z]{2,}\d+)`?\s*(?:(?:这个|这张|这条|这一?个)\s*(?:\p{Han}{1,3}|[A-Za-z]{2,8})?)?\s*(?:以后)?\s*(?:就是|是|就代表|代表)\s*((?:我们|[^不没在我你他她]).{3,})$",
+            r"^(?:那个|这个|\p{Han}{1,6}的)?\s*`?([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+|[A-Z]{2,}\d+)`?\s*(?:(?:这个|这张|这条|这一?个)\s*(?:\p{Han}{1,4}|[A-Za-z]{2,8})?|(?:定时任务|任务|服务|脚本|作业|表|模块|接口|队列|进程|组件|工具|命令|开关|字段|工单|分支|环境|集群|job|cron))?\s*(?:以后)?\s*(?:就是|是|就代表|代表)\s*((?:我们|[^不没在我你他她]).{3,})$",
         )
     });
     static ZH_SPACED_IS: LazyLock<Regex> = LazyLock::new(|| {

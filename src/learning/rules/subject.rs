@@ -18,7 +18,7 @@ use super::re;
 const SUBJECT: &str = r"[.A-Za-z0-9\p{Han}][\w./+-]*?(?:[ \t]?[A-Za-z0-9\p{Han}][\w./+-]*?){0,3}?";
 
 /// A verb of changing something, before what is changed: "凡是动…", "只要改到…".
-const TOUCH: &str = r"\s*(?:动|改|碰|涉及|修改|改动)(?:到)?\s*";
+const TOUCH: &str = r"\s*(?:动|改|碰|涉及|修改|改动|查询|查|调用|访问|读写)(?:到)?\s*";
 
 /// A parenthesis after a subject ("the price engine (pricing/engine/)", "大表变更（超过一千万行）").
 const PAREN: &str = r"(?:\s*[(（][^)）]{0,80}[)）])?";
@@ -156,7 +156,7 @@ fn zh(s: &str) -> Option<String> {
     // to the subject, then how — not "改完 X 后都要跑 …", a trigger for a command.
     static DOING: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^(?:你|我们)?(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:凡是|每次)?\s*(?:改|写|动|加|提|跑|建|发|上|做|用|处理|修改|新增|新建|编写)\s+({SUBJECT})\s*(?:都这样|都按|的时候|时)|^(?:你|我们)?(?:以后|今后|往后)?\s*(?:改|写|动|加|建|跑|用|发|处理|修改|新增|新建|编写)({SUBJECT})的时候"
+            r"^(?:你|我们)?(?:以后|今后|往后|从现在开始|从现在起)?\s*(?:凡是|每次)?\s*(?:改|写|动|加|提|跑|建|发|上|做|用|处理|修改|新增|新建|编写)\s+({SUBJECT})\s*(?:都这样|都按|的时候|时)|^(?:你|我们)?(?:以后|今后|往后)?\s*(?:改|写|动|加|建|跑|用|发|处理|修改|新增|新建|编写)({SUBJECT})的时候|^(?:你|我们)?(?:以后|今后|往后)\s*(?:改|写|动|加|处理|修改)(\p{{Han}}{{2,8}}?)(?:都这样|都按|一律按)"
         ))
     });
     // "以后训练数据集的版本号只能往上加", "游戏里的掉落表以后都走配置表", "规矩：生产库的数据修复脚本
@@ -200,9 +200,13 @@ fn zh(s: &str) -> Option<String> {
             r"^(?:[^，,。：:]{{0,12}}[：:])?\s*(?:以后|今后|往后)?\s*(?:每次|只要|一旦)?\s*(?:碰到|遇到|出现|赶上)\s*({SUBJECT}){PAREN}\s*(?:的时候|时)?\s*[，,]"
         ))
     });
+    // "跟 payout 相关的代码改动都不要直接提 main": what the changes are about.
+    static RELATED: LazyLock<Regex> =
+        LazyLock::new(|| re(&format!(r"(?:跟|和|与)\s*({SUBJECT}){PAREN}\s*(?:相关|有关)的")));
     let s = s.trim_start();
     if let Some(c) = TOUCHING
         .captures(s)
+        .or_else(|| RELATED.captures(s))
         .or_else(|| TOUCHING_ANY.captures(s).filter(|c| !c[1].contains(['都', '就', '的'])))
         .or_else(|| UNDER.captures(s))
         .or_else(|| BEFORE.captures(s))
@@ -222,7 +226,7 @@ fn zh(s: &str) -> Option<String> {
         return usable(&c[1]);
     }
     if let Some(c) = DOING.captures(s) {
-        return usable(c.get(1).or(c.get(2))?.as_str());
+        return usable(c.get(1).or(c.get(2)).or(c.get(3))?.as_str());
     }
     // (After the time and the verb: "以后跑 回填 任务…" is about 回填.)
     static LEAD_TIME: LazyLock<Regex> = LazyLock::new(|| {
@@ -255,7 +259,7 @@ fn zh(s: &str) -> Option<String> {
     let subject = c[2].trim();
     // "以后改固件版本号都走 …": the verb goes before a long name ("改接口" stays whole).
     // ("以后处理身份证号一律…": a verb of two characters, too.)
-    let subject = ["处理", "修改", "调用", "提交"]
+    let subject = ["处理", "修改", "调用", "提交", "涉及", "查询"]
         .iter()
         .find_map(|v| subject.strip_prefix(v))
         .filter(|rest| rest.chars().count() >= 2)

@@ -50,7 +50,7 @@ pub(super) fn draft(prose: &str, asked: Option<&str>) -> Option<Candidate> {
 /// The words of a definition, a correction, a reminder or a rule.
 static SOUNDS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:means?|meant|stands? for|(?:is|are|it'?s|that'?s|they'?re) (?:our|the|a|an|what|how|just|basically|only|always|never)|call(?:ed|s)?|refers? to|concept|wrong word|should be|isn'?t|aren'?t|not \w+,|rule|always|never|from now on|going forward|remember|keep in mind|note that|don'?t|do not|must|only)\b|是|叫|指|意思|规矩|规则|以后|永远|一律|必须|不要|别|记住|记一下|就是|定义|概念|更正|纠正|不对|应该",
+        r"(?i)\b(?:means?|meant|stands? for|(?:is|are|it'?s|that'?s|they'?re) (?:our|the|a|an|what|how|just|basically|only|always|never)|call(?:ed|s)?|refers? to|concept|notion|we (?:have|use|got)|name of|misread|misheard|correction|(?:is|are) not|wrong word|should be|isn'?t|aren'?t|not \w+,|rule|always|never|from now on|going forward|remember|keep in mind|note that|don'?t|do not|must|only)\b|是|叫|指|意思|规矩|规则|以后|永远|一律|必须|不要|别|记住|记一下|就是|定义|概念|更正|纠正|不对|应该",
     )
 });
 
