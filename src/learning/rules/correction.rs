@@ -64,7 +64,7 @@ static ON_PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
 /// "its SnapShipper, one word, and it's not raft compaction": a name spelt out.
 static SPELLED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:no,?\s+)?(?:it'?s|its|it is|that'?s|thats)\s+`?((?-i:[A-Z][a-z0-9]+[A-Z][\w]*)|[\w]+[-_][\w-]+|(?-i:[A-Z][a-z]+ [A-Z][a-z]+)|[A-Za-z]{3,})`?(?:\s+(?:lol|haha))?,?\s+(?:one word|with (?:an?|two|double|one) \w+(?:'s)?|with a dash|with an underscore|lowercase|all caps|no space)\b[,.;]?\s*(?:and\s+)?(.*)$",
+        r"(?i)^(?:no,?\s+)?(?:it'?s|its|it is|that'?s|thats)\s+`?((?-i:[A-Z][a-z0-9]+[A-Z][\w]*)|[\w]+[-_][\w-]+|(?-i:[A-Z][a-z]+ [A-Z][a-z]+)|[A-Za-z]{3,})`?(?:\s+(?:lol|haha))?,?\s+(one word|with (?:an?|two|double|one) \w+(?:'s)?|with a dash|with an underscore|lowercase|all caps|no space)\b[,.;]?\s*(?:and\s+)?(.*)$",
     )
 });
 
@@ -252,10 +252,11 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
         }
     }
     if let Some(c) = SPELLED.captures(s) {
-        let rest = c.get(2).map_or("", |m| m.as_str());
+        // "with two t's" is how the name is spelt: part of what the user set right.
+        let rest = c.get(3).map_or("", |m| m.as_str());
         let rest = rest.trim_start_matches("it's ").trim_start_matches("its ");
-        let what = if rest.is_empty() { "spelt this way" } else { rest };
-        if let Some(c) = make(&c[1], what, Kind::Correction, 0.8) {
+        let what = join(&c[2], (!rest.is_empty()).then_some(rest));
+        if let Some(c) = make(&c[1], &what, Kind::Correction, 0.8) {
             return Some(c);
         }
     }
@@ -404,7 +405,7 @@ static ACTUALLY: LazyLock<Regex> =
 pub(super) fn disputed(s: &str) -> Option<String> {
     static DISPUTE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思|^["'`]?([\w./+-]+)["'`]?\s+(?:isn't|is not|aren't|are not)\s+(?:a|an|the)\s|^([^\s，,。！!]{2,12}?)\s*(?:并)?不是(?:指)?\s*[^，,。！!是]{1,20}[！!。.]?$|^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*)?)\s+(?:isn't|is not|aren't|are not|has nothing to do with|have nothing to do with)\s+[^,;]{1,40}$|^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*)?),\s*not\s+[a-z][\w -]{1,30}?[.!]?$|^(?:我|我们)?(?:说的|指的)是\s*[“「"]?([^，,。“”「」"\s]{2,12}?)[”」"]?\s*[，,]?\s*(?:而)?不是\s*[^，,。]{1,12}[。.!！]?$|^(?:我们|大家)?(?:都)?(?:叫它|叫|称为)\s*[“「"]([^”」"]{2,12})[”」"]\s*[，,]?\s*(?:而)?不叫\s*[^，,。]{1,12}[。.!！]?$"#,
+            r#"(?i)(?:not|isn't|is not) what\s+["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:means|stands for|refers to)|^["'`]?([\w./+-]+(?:\s[\w./+-]+)?)["'`]?\s+(?:doesn't|does not|don't)\s+mean\s+that|^([^\s，,。]{1,12}?)\s*不是(?:这个|那个)意思|^["'`]?([\w./+-]+)["'`]?\s+(?:isn't|is not|aren't|are not)\s+(?:a|an|the)\s|^([^\s，,。！!]{2,12}?)\s*(?:并)?不是(?:指)?\s*[^，,。！!是]{1,20}[！!。.]?$|^(?:the\s+|an?\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*)?)(?:\s+in (?:our|this|the) [\w-]+)?\s+(?:isn't|is not|aren't|are not|has nothing to do with|have nothing to do with)\s+[^,;]{1,40}$|^(?:the\s+)?([a-z][\w-]*(?:\s[a-z][\w-]*)?),\s*not\s+[a-z][\w -]{1,30}?[.!]?$|^(?:我|我们)?(?:说的|指的)是\s*[“「"]?([^，,。“”「」"\s]{2,12}?)[”」"]?\s*[，,]?\s*(?:而)?不是\s*[^，,。]{1,12}[。.!！]?$|^(?:我们|大家)?(?:都)?(?:叫它|叫|称为)\s*[“「"]([^”」"]{2,12})[”」"]\s*[，,]?\s*(?:而)?不叫\s*[^，,。]{1,12}[。.!！]?$"#,
         )
     });
     let c = DISPUTE.captures(after_no(strip_filler(s.trim())))?;

@@ -137,3 +137,32 @@ fn a_draft_the_assistant_asks_about_takes_the_next_turn() {
     assert_eq!(drafts.len(), 1, "{:?}", c.found);
     assert!(drafts[0].0.explanation.contains("cold storage"), "{:?}", drafts[0]);
 }
+
+#[test]
+fn voiding_the_old_claim_takes_back_nothing_said_now() {
+    let found = talk(&["更正一下：「热区」不是按订单量算的，是按过去 30 分钟内无车可借的次数算，阈值 3 次。之前的说法作废"]);
+    assert!(found.iter().any(|(t, e)| t == "热区" && e.contains("阈值 3 次")), "{found:?}");
+    // Voiding what was just said still takes it back.
+    let found = talk(&["我们把它叫做“暗流”，指后台静默同步。这个说法作废"]);
+    assert!(found.is_empty(), "{found:?}");
+    // A name spelt out keeps how it is spelt; an English dispute keeps ASCII brackets.
+    proposes_with(
+        "its Lott Room with two t's, it's the name of our online-only sale channel",
+        "Lott Room",
+        "two t's",
+    );
+    let found = talk(&["no — sweep run, not sleep run. a sweep run is the last patrol pass on every trail after the lifts close"]);
+    assert!(
+        found.iter().any(|(t, e)| t == "sweep run" && e.ends_with("(sweep run, not sleep run)")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_dispute_with_an_article_and_a_place_keeps_what_it_is_not() {
+    let found = talk(&["nope, a wipe in our game isn't a full server reset. wipe = clearing player bases and loot on the seasonal map only"]);
+    assert!(
+        found.iter().any(|(t, e)| t == "wipe" && e.contains("isn't a full server reset")),
+        "{found:?}"
+    );
+}

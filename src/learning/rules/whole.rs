@@ -27,7 +27,8 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 /// brackets, without its "no".
 pub(super) fn add_not(explanation: &mut String, said: &str) {
     let not = super::correction::after_no(said.trim_end_matches(['。', '！', '!', '.']));
-    if said.is_ascii() {
+    // ("no — sweep run, not sleep run": a dash is no Chinese.)
+    if !said.chars().any(super::scoped::is_han) {
         explanation.push_str(&format!(" ({not})"));
     } else {
         explanation.push_str(&format!("（{not}）"));
@@ -117,7 +118,25 @@ static RETRACTION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Where in `sentence` a retraction starts and ends, if it has one.
 pub(super) fn retraction(sentence: &str) -> Option<(usize, usize)> {
-    RETRACTION.find_iter(sentence).last().map(|m| (m.start(), m.end()))
+    // "…，阈值 3 次。之前的说法作废": what is void is the claim before, not this one.
+    const OLD: &[&str] = &[
+        "之前的说法",
+        "之前说的",
+        "以前的说法",
+        "原来的说法",
+        "前面的说法",
+        "旧的说法",
+        "之前那个说法",
+        "上面的说法",
+        "老的说法",
+    ];
+    RETRACTION
+        .find_iter(sentence)
+        .filter(|m| {
+            !(m.as_str() == "作废" && OLD.iter().any(|o| sentence[..m.start()].ends_with(o)))
+        })
+        .last()
+        .map(|m| (m.start(), m.end()))
 }
 
 /// The term a message announces and leaves to the next one: "定义一个词：“慢单”", "new term:
