@@ -38,6 +38,12 @@ pub fn candidate(sentence: &str, mark: Option<char>) -> Option<Candidate> {
     if asked || is_question(sentence) || is_hypothetical(sentence) {
         return None;
     }
+    // "黄标袋是隔壁血站的叫法，我们这边不这么叫": a name that is someone else's, unless the
+    // sentence goes on to the one the team uses.
+    static DISOWNED: LazyLock<Regex> = LazyLock::new(|| re(r"不(?:这么|这样)(?:叫|称呼|说)"));
+    if DISOWNED.find(sentence).is_some_and(|m| !sentence[m.end()..].contains('叫')) {
+        return None;
+    }
     let s = strip_filler(sentence);
     if let Some(c) = remember::remembered(sentence, s) {
         return Some(c);
@@ -593,7 +599,7 @@ fn names_a_thing(e: &str) -> bool {
 /// One-off instructions: about this time, this thing, or not yet.
 pub(super) static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:这次|这一次|这回|这个先|暂时|先别|先不要|现在先|今天|刚才|这个文件|这一行|第\s*\d+\s*行|\bthis (?:one|time|file|line|commit|pr|branch)\b|\bthis once\b|\bjust once\b|\bfor now\b|\bright now\b|\byet\b|\btoday\b|\bat the moment\b|\bline \d+)",
+        r"(?i)(?:这次|这一次|这一轮|这轮|本轮|这回|这个先|暂时|先别|先不要|现在先|今天|刚才|这个文件|这一行|第\s*\d+\s*行|\bthis (?:one|time|file|line|commit|pr|branch)\b|\bthis once\b|\bjust once\b|\bfor now\b|\bright now\b|\byet\b|\btoday\b|\bat the moment\b|\bline \d+)",
     )
 });
 

@@ -102,11 +102,12 @@ pub(super) fn without_pasted(prose: &str) -> &str {
             r"(?i)报错|错误信息|异常|日志|事件|堆栈|输出|打出来|打印出来|打出的|吐出来|文档|说明如下|如下|以下是|原文|合同|协议|条款|邮件|供应商|翻译|这是.{0,8}说明|\b(?:logs?|logcat|traceback|stack ?trace|output|docs?|documentation|spec|contract|terms|vendor|readme|changelog|release notes|email|error|exception|crash(?:ed|es)?|panic(?:ked)?|says|said|wrote|sent|rfc|draft|wiki|handbook)\b",
         )
     });
-    // "贴一段监管文件：「大额交易」是指 …", "合同里是这么写的：“…”": announced and pasted on one
-    // line, after the colon.
+    // "贴一段监管文件：「大额交易」是指 …", "合同里是这么写的：“…”", "合同附件里写着：'…'",
+    // "赛事章程第 4 条：「…」", "From the union agreement pdf (copying): …": announced and
+    // pasted on one line, after the colon.
     static PASTED_HERE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)^.{0,20}?(?:贴一段|贴一下|贴个|粘贴|贴了|贴过来|贴上来|粘过来|贴给你|复制了|这么写的|这样写的|这么说的|这么定义的|原话|原文|pasting|pasted|quoting|(?:it|they) says? (?:this|so|verbatim)|word for word)[^：:\n]{0,20}[：:]",
+            r"(?i)^.{0,40}?(?:贴一段|贴一下|贴个|粘贴|贴了|贴过来|贴上来|粘过来|贴给你|复制了|复制的|抄的|摘的|摘录|写着|里的一段|这么写的|这样写的|这么说的|这么定义的|原话|原文|第\s*[\d一二三四五六七八九十]+\s*条|pasting|pasted|copying|copied|quoting|(?:it|they) says? (?:this|so|verbatim)|word for word)[^：:\n]{0,20}[：:]",
         )
     });
     if let Some(m) = PASTED_HERE.find(prose.trim_start()) {

@@ -166,3 +166,21 @@ fn a_dispute_with_an_article_and_a_place_keeps_what_it_is_not() {
         "{found:?}"
     );
 }
+
+#[test]
+fn what_is_pasted_taken_back_or_someone_elses_proposes_nothing() {
+    for turns in [
+        &["合同附件里写着：'结算周期是指自然月，结算单于次月5日前出具。' 帮我把这个逻辑写到 billing 里"][..],
+        &["这是设备供应商手册里的一段：「PM 是指预防性维护，设备运行满 500 小时需执行一次」，帮我在 MES 里加个提醒逻辑"],
+        &["从交易所规则里复制的：“集合竞价是指对一段时间内接收的买卖申报一次性集中撮合的竞价方式。”"],
+        &["From the union agreement pdf (copying): 'Service' means a rehearsal or performance not exceeding 3 hours."],
+        &["赛事章程第 4 条：「关门时间是指终点停止计时的时间，关门后到达的选手不计成绩。」按这个改一下成绩导出"],
+        &["我们组里黄灯是说审核模型给出0.4到0.7的分数，进人工复核队列", "好的。", "刚说的黄灯那个别存，阈值这周在改"],
+        &["PRJ-77 is the umbrella ticket for the press migration", "Noted.", "actually don't record PRJ-77, we're deleting that project"],
+        &["以后质检里说的「红线」就是指辱骂客户这一条", "明白。", "算了算了，红线其实有好几条，我回头整理了再告诉你"],
+        &["“黄标袋”指的是快过期、需要优先出库的血袋", "明白了。", "等等，别记这个，黄标袋是隔壁血站的叫法，我们这边不这么叫"],
+        &["这一轮训练用 batch size 64 试一下，别用默认的 256，显存不够"],
+    ] {
+        assert!(talk(turns).is_empty(), "{turns:?}: {:?}", talk(turns));
+    }
+}
