@@ -295,6 +295,9 @@ static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn definition(s: &str) -> Option<Candidate> {
+    if let Some(c) = introduced::introduced(s) {
+        return Some(c);
+    }
     if !DEFINITION_CUE.is_match(s) {
         return None;
     }
@@ -639,6 +642,7 @@ mod correction;
 mod echo;
 mod exclude;
 mod generic;
+mod introduced;
 #[cfg(test)]
 mod learnt;
 #[cfg(test)]

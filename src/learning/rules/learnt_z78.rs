@@ -184,3 +184,33 @@ fn what_is_pasted_taken_back_or_someone_elses_proposes_nothing() {
         assert!(talk(turns).is_empty(), "{turns:?}: {:?}", talk(turns));
     }
 }
+
+#[test]
+fn terms_introduced_for_later() {
+    for (s, name, fact) in [
+        ("「轧差」这个词你可能会在代码里看到，意思是把同一对手方的应收应付相互抵消", "轧差", "相互抵消"),
+        ("“鹰眼系统”你之后会经常看到，是赛事风控的实时监控", "鹰眼系统", "实时监控"),
+        ("“换乘窗口”这个词你应该在 fare 代码里见过吧，是指两次进站之间算换乘的那段时间", "换乘窗口", "两次进站"),
+        ("以后会经常提到 QG-3，先说一下：它是我们的三级质检门，模型上线前必须过的", "QG-3", "三级质检门"),
+        ("我们票务里有个概念叫“压舱票”，是每班船预留给本地居民的票", "压舱票", "本地居民"),
+        ("nightly 的 job 里有个叫 chart-rollup 的，它负责把当天所有门诊的病历汇总", "chart-rollup", "病历汇总"),
+        ("说一下“政务外网”在我们项目里的意思：不是互联网，是省里的电子政务外网", "政务外网", "电子政务外网"),
+        ("保底先说一下定义：抽卡连续 90 次没出五星，第 90 次必出", "保底", "第 90 次必出"),
+        ("先解释下巡检单：每个停车管理员每班开始前要领一张", "巡检单", "每班开始前"),
+        ("let me explain hot seat since it'll come up a lot: it's the caster booth slot that's live on the main stream", "hot seat", "caster booth"),
+        ("Define warm bag for the sortation sim: a transfer bag with under 45 min to its connecting flight.", "warm bag", "under 45 min"),
+        ("also define stale pick for the picking svc: a pick task assigned to a robot that hasn't moved in 90s", "stale pick", "90s"),
+        ("we use 'blue door' as the name for the break-glass admin path into prod.", "blue door", "break-glass"),
+        ("ok so about the 'sweep', it's the job that goes through all pending claims", "sweep", "pending claims"),
+    ] {
+        proposes_with(s, name, fact);
+    }
+    // Seeing or explaining a thing names no term.
+    for s in [
+        "你应该在日志里看到过，是超时",
+        "let me explain: the build fails on arm64",
+        "先解释下：这个接口会超时",
+    ] {
+        assert_eq!(term(s), None, "{s}");
+    }
+}
