@@ -200,7 +200,7 @@ static IN_PASSING: LazyLock<Regex> = LazyLock::new(|| {
     let name = r#"(?:["“'`]([^"”'`]{1,40})["”'`]|([A-Za-z0-9_][\w./+-]*))"#;
     let paren = r"([A-Za-z][\w.-]{1,20}|\p{Han}{2,8})\s*[（(]\s*(?:也就是|即|就是|指|i\.e\.,?|aka|a\.k\.a\.|short for)\s*([^）)]{2,40})[）)]";
     re(&format!(
-        r"(?i)(?:(?:the|our|a|an)\s+([\w-]+(?:\s[\w-]+){{0,3}}?),?\s+(?:aka|a\.k\.a\.|which (?:we|everyone|the team) (?:calls?|refers? to as))\s+{name}|\b(?:a|an)\s+([\w-]+(?:\s[\w-]+)?)\s+called\s+{name}|^([^，,。]{{2,20}}?)\s*(?:内部)?(?:也叫|又叫|俗称|也称|又称|内部叫)\s*{name}|{paren})"
+        r"(?i)(?:(?:the|our|a|an)\s+([\w-]+(?:\s[\w-]+){{0,3}}?),?\s+(?:aka|a\.k\.a\.|which (?:we|everyone|the team) (?:calls?|refers? to as))\s+{name}|\b(?:a|an)\s+([\w-]+(?:\s[\w-]+)?)\s+(?:called|(?:that |which )?we call)\s+{name}|^([^，,。]{{2,20}}?)\s*(?:内部)?(?:也叫|又叫|俗称|也称|又称|内部叫)\s*{name}|{paren})"
     ))
 });
 
@@ -290,7 +290,7 @@ fn looks_like_a_name(term: &str) -> bool {
 /// none the twenty patterns (the scan reads every sentence of every session).
 static DEFINITION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|代表|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[A-Z]{2,}\d+\s*是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|^\p{Han}{2,6}是|你知道吧|keep calling|about [^:]{2,30}: (?:those|these|they|it|this)|^(?:quick def\S*\s+|(?:a|an|the)\s+\w+[\w -]*\s(?:is|are)\s+(?:when|where|every|any|someone|something|a|an|the|what)\s)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|[A-Z]{2,}\s*(?:不含|不包含|不包括|只算|只包括|只含|只统计)|["“'`「『]"#,
+        r#"(?i)叫|称|简写|缩写|代号|名字|别名|内部名|英文名|是我们|是咱们|指|意思|等于|就是|即|代表|call|name|refer|known|term|word|shorthand|our|team's|company's|mean|stand|short|here|in this|for us|what you|aka|a\.k\.a|i\.e|[-_][A-Za-z0-9]+\s+(?:is|are)\s|[-_][A-Za-z0-9]+\s*(?:这\S{0,5})?是|[A-Z]{2,}\d+\s*是|[-_][A-Za-z0-9]+\s+\w+\s+(?:is|are)\s|\p{Han}[ \t]+(?:就是|是)|^\p{Han}{2,6}是|你知道吧|keep calling|^(?:in|for|on) (?:the|our|this)\s|\s(?:is|are|means) (?:when|whenever|where)\s|\sin (?:our|this|the) [\w ]{1,20}?\s(?:is|are)\s|about [^:]{2,30}: (?:those|these|they|it|this)|^(?:quick def\S*\s+|(?:a|an|the)\s+\w+[\w -]*\s(?:is|are)\s+(?:when|where|every|any|someone|something|a|an|the|what)\s)|在(?:这个|我们|咱们|本)\S{0,6}?(?:里|中|上)\s*(?:就)?是|[A-Z]{2,}\s*(?:不含|不包含|不包括|只算|只包括|只含|只统计)|["“'`「『]"#,
     )
 });
 
@@ -384,18 +384,8 @@ fn definition(s: &str) -> Option<Candidate> {
     if let Some(c) = called::name_then_what(s) {
         return Some(c);
     }
-    // "a soft decline is a card decline we are allowed to retry", "the tail bucket is every
-    // query with …", "a stale mark is when …": a compound name, and a meaning in the form of
-    // one (a noun with what sets it apart, "when", "every").
-    static COMPOUND_IS: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"(?i)^(?:quick def(?:inition)?(?:\s+(?:for later|before you start))?[:,]?\s*)?(?:a|an|the)\s+((?:[a-z][\w-]*\s){1,2}[a-z][\w-]*)\s+(?:in (?:our|this|the) [\w ]{1,20}?\s+)?(?:is|are)\s+((?:when|where|whenever|every|any|what (?:the|a|an|we|you|i))\s.{4,}|(?:someone|something|anyone|anything)\s+(?:who|that|which)\s.{2,}|(?:a|an|the)\s+[\w-]+(?:\s[\w-]+)?\s+(?:that|which|who|where|we|with|of|for|from|whose)\s.{2,})$",
-        )
-    });
-    if let Some(c) = COMPOUND_IS.captures(s) {
-        if let Some(found) = make(&c[1], &c[2], Kind::Definition, 0.75) {
-            return Some(found);
-        }
+    if let Some(c) = compound::compound_is(s) {
+        return Some(c);
     }
     // "'hot tub' is what we call the test cluster": the name comes first.
     static WHAT_WE_CALL: LazyLock<Regex> =
@@ -461,7 +451,7 @@ fn definition(s: &str) -> Option<Candidate> {
     // name (a ticket key, a job's name) said to be a thing.
     static CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:the\s+)?([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?:\s+(?:job|service|table|task|script|flag|queue|topic|bucket|cluster|repo|ticket|endpoint|module|pipeline|status|state))?\s+(?:is|are)\s+((?:the|a|an|our|what|when|where|how)\s+\w.{2,})$",
+            r"^(?:the\s+)?([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)(?:\s+(?:job|service|table|task|script|flag|queue|topic|bucket|cluster|repo|ticket|endpoint|module|pipeline|status|state|thing))?(?:\s+(?:in|on|from) (?:the|our) [\w-]+)?\s+(?:is|are)\s+((?:the|a|an|our|what|when|where|how)\s+\w.{2,})$",
         )
     });
     if let Some(c) = CODE_IS.captures(s) {
@@ -637,6 +627,7 @@ mod answer;
 mod behaviour;
 mod called;
 mod command;
+mod compound;
 mod conversation;
 mod correction;
 mod echo;

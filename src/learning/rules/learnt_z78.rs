@@ -214,3 +214,79 @@ fn terms_introduced_for_later() {
         assert_eq!(term(s), None, "{s}");
     }
 }
+
+#[test]
+fn compound_names_said_where_they_hold_or_when() {
+    for (s, name, fact) in [
+        ("in the dataloader hard negatives are pairs the old model scored above 0.9 but humans marked as non-match", "hard negatives", "above 0.9"),
+        ("in the rehearsal planner a split call is a rehearsal where strings and winds are called at different times", "split call", "different times"),
+        ("ok one naming thing. a recheck in the scheduler is a follow-up appointment the vet books at the end of a visit", "recheck", "follow-up appointment"),
+        ("ok so reefer drift is when the container setpoint and the actual return air temp diverge", "reefer drift", "setpoint"),
+        ("the GA-7 thing in the backlog is the accessibility audit", "GA-7", "accessibility audit"),
+        ("the ticket is FER-402, that's the refund rounding thing", "FER-402", "refund rounding"),
+        ("空跑 在我们数据管道里指的是只跑 DAG 的校验，不写任何表", "空跑", "DAG"),
+    ] {
+        let found = talk(&[s]);
+        assert!(found.iter().any(|(t, e)| t == name && e.contains(fact)), "{s}: {found:?}");
+    }
+    proposes("the pipeline has a stage we call 'dedupe-umi', add logging to it pls", "dedupe-umi");
+    // Everyday prose, a clause or a common word alone is no name.
+    for s in [
+        "this is when the build breaks",
+        "it is when the cache expires that we see it",
+        "in the dashboard the cache is the thing that breaks first",
+        "the build is slow today",
+    ] {
+        assert_eq!(term(s), None, "{s}");
+    }
+}
+
+#[test]
+fn a_name_announced_with_where_it_holds() {
+    for (turns, name, fact) in [
+        (
+            [
+                "one more term you'll need for this: hot spare, in our ground network",
+                "Go on.",
+                "a hot spare is the standby antenna that can take over a pass within 60 seconds",
+            ],
+            "hot spare",
+            "60 seconds",
+        ),
+        (
+            [
+                "quick one: 'slow lane' in the mod upload queue is",
+                "Is what?",
+                "uploads over 2 GB go to the upload-slow worker so they don't block small mods",
+            ],
+            "slow lane",
+            "upload-slow",
+        ),
+    ] {
+        let found = talk(&turns);
+        assert!(found.iter().any(|(t, e)| t == name && e.contains(fact)), "{found:?}");
+    }
+}
+
+#[test]
+fn an_exception_or_a_first_step_is_no_name() {
+    for s in [
+        "the one exception is the nightly export script which is allowed to read venue_seats",
+        "the first step is the migration that adds the column",
+    ] {
+        assert_eq!(term(s), None, "{s}");
+    }
+}
+
+#[test]
+fn a_question_about_a_word_of_the_definition_asks_for_more_of_it() {
+    let found = talk(&[
+        "the ticket is FER-402, that's the refund rounding thing",
+        "Got it — FER-402. What's the rounding issue exactly?",
+        "partial refunds on multi-leg tickets round each leg separately. fix should round once on the total, in refunds/calc.py",
+    ]);
+    assert!(
+        found.iter().any(|(t, e)| t == "FER-402" && e.contains("refunds/calc.py")),
+        "{found:?}"
+    );
+}

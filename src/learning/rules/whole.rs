@@ -144,7 +144,7 @@ pub(super) fn retraction(sentence: &str) -> Option<(usize, usize)> {
 pub(super) fn announced(prose: &str) -> Option<String> {
     static ANNOUNCE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"(?i)^\s*(?:(?:先|再|我)?(?:定义|解释|说明)(?:一个|一下|个)?(?:词|名词|术语|概念|叫法)|名词解释|新(?:词|名词|术语)|(?:先|再)?(?:说|讲)(?:个|一个|一下)(?:词|名词|术语|叫法)|(?:let me |i'll |i want to )?define (?:a |one |another )?(?:new )?(?:term|word|name)|(?:a |one )?new (?:term|word|name)(?: for (?:you|the glossary))?|(?:a |one )?term for (?:you|the glossary)|glossary (?:entry|term))\s*[：:，,]\s*["“「'‘`]?([^"”」'’`\n]{1,30}?)["”」'’`]?\s*[。.!！，,]*\s*$"#,
+            r#"(?i)^\s*(?:(?:先|再|我)?(?:定义|解释|说明)(?:一个|一下|个)?(?:词|名词|术语|概念|叫法)|名词解释|新(?:词|名词|术语)|(?:先|再)?(?:说|讲)(?:个|一个|一下)(?:词|名词|术语|叫法)|(?:let me |i'll |i want to )?define (?:a |one |another )?(?:new )?(?:term|word|name)|(?:a |one )?new (?:term|word|name)(?: for (?:you|the glossary))?|one more (?:term|word|name)(?: (?:you'll|you will) need)?(?: for (?:this|that|it|later))?|(?:a |one )?term for (?:you|the glossary)|glossary (?:entry|term))\s*[：:，,]\s*["“「'‘`]?([^"”」'’`\n,，]{1,30}?)["”」'’`]?(?:,?\s+(?:in|for|on) (?:our|the|this) [\w -]{1,30})?\s*[。.!！，,]*\s*$"#,
         )
     });
     // "so, 'the wall' -", "“回流”——": a quoted name alone, then a dash or a colon.
@@ -156,7 +156,7 @@ pub(super) fn announced(prose: &str) -> Option<String> {
     // "我们项目里的“底噪基线”是指", "'the sieve' means": a quoted name, and the meaning to come.
     static MEANS_NEXT: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"(?i)^\s*(?:[^"“「'‘`\n]{0,12}?的)?\s*["“「'‘`]([^"”」'’`\n]{1,30})["”」'’`]\s*(?:是指|指的是|的意思是|的定义是|means|is)\s*[：:，,]?\s*$"#,
+            r#"(?i)^\s*(?:[^"“「'‘`\n]{0,12}?的|[\w ]{1,20}[:：])?\s*["“「'‘`]([^"”」'’`\n]{1,30})["”」'’`](?:\s+(?:in|for|on) (?:the|our|this) [\w -]{1,30}?)?\s*(?:是指|指的是|的意思是|的定义是|means|is)\s*[：:，,]?\s*$"#,
         )
     });
     // "先说一个概念，我们组里都叫“二次称重”", "We have a notion of "choir debt" in the scheduler
@@ -209,9 +209,14 @@ pub(super) fn asks_about(reply: &str, c: &Candidate, asked: Option<&str>) -> boo
         let w = w.to_lowercase();
         c.term.to_lowercase().contains(&w) || c.explanation.to_lowercase().contains(&w)
     };
+    // "What's the rounding issue exactly?" after "FER-402, that's the refund rounding thing":
+    // a word of the asked phrase the definition used.
+    let some_word = |asked: &str| {
+        asked.split(|c: char| !c.is_alphanumeric()).any(|w| w.chars().count() >= 5 && word(w))
+    };
     mentions(question, &c.term)
         || QUOTED.captures_iter(question).any(|q| word(&q[1]))
-        || asked.is_some_and(word)
+        || asked.is_some_and(|a| word(a) || some_word(a))
         || BACK.is_match(question)
 }
 
