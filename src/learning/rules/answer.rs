@@ -12,7 +12,7 @@ use super::{asks, is_referent, make, names_a_thing, re, strip_filler, Candidate}
 use crate::learning::Kind;
 
 /// Where a word is used: "在你们项目里", "在这里".
-const PLACE: &str = r"(?:在(?:你们|我们|咱们)?的?(?:这里|这儿|这边|这|项目里|项目中|系统里|代码里|仓库里|团队里|组里|业务里)|在这个项目里)";
+const PLACE: &str = r"(?:在(?:你们|我们|咱们)?的?(?:这里|这儿|这边|这|项目里|项目中|系统里|代码里|仓库里|团队里|组里|业务里)|在这个[^，,。？?“”「」\s]{1,10}?(?:里|中|上))";
 /// A term as the assistant quotes it, or up to three words / a short CJK run.
 const QUOTED: &str = r#"["“'`‘「『]([^"”'`’」』\n]{1,40})["”'`’」』]"#;
 const EN_WORDS: &str = r"([\w./+-]+(?:\s[\w./+-]+){0,2})";
@@ -30,7 +30,9 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)\b(?:you )?(?:refer to|refers to|mention|mentioned|talk about|call)\s+{QUOTED}[^?]{{0,120}}\?"),
         // "You mentioned T-minus builds in the release doc. What are those exactly?"
         r"(?i:you (?:mentioned|mention|said|wrote|used))\s+([A-Z][\w]*-[\w-]+|[A-Z]{2,}[\w-]*)[^?]{0,80}\?".to_string(),
-        format!(r"(?i){QUOTED}[^?]{{0,120}}\b[Ii]s (?:that|it|this) (?:a|an|the|just|some)\b[^?]{{1,80}}\bor\b"),
+        // (The name nearest the question: "in `customs/entry.py` there's a `lineage` field. Is
+        // that data lineage or …?" asks about `lineage`.)
+        format!(r#"(?i){QUOTED}[^?`"“”「」]{{0,120}}\b[Ii]s (?:that|it|this)\s+[^?]{{1,80}}\bor\b"#),
         format!(r"(?i)\bshould {QUOTED} be (?:read|understood|interpreted|taken|treated) as"),
         format!(r"(?i)\b(?:read|interpret|understand|take) {QUOTED} as\b[^?]{{0,80}}\?"),
         format!(r"(?i)\bwhat counts as (?:a |an |the )?{QUOTED}"),
@@ -46,6 +48,13 @@ static ASKED_EN: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)\bby {q},? (?:(?:do|did) )?you mean"),
         format!(r"(?i)\bwhat {q} (?:refers to|means|stands for)"),
         format!(r"(?i)what (?:does|do|is|are) {q} (?:mean|stand for|refer to)"),
+        // "In the mod loader I see `shadow mods` mentioned in comments — what are those?", "I see
+        // references to 'the golden board' in the HIL tests. Which board is that, physically?"
+        format!(r#"(?i){QUOTED}[^?`"“”「」]{{0,120}}\b(?:what (?:are|is) (?:those|these|they|that|this|it)|which \w+ is (?:that|it|this))\b[^?]{{0,40}}\?"#),
+        // "is an 'allocation' the same as a reservation?"
+        format!(r"(?i)\bis (?:the |a |an )?{QUOTED}\s+the same (?:thing )?as\b[^?]{{1,80}}\?"),
+        // "Which one is the golden set: `eval/gold.jsonl` or `eval/golden_v3/`?"
+        r"(?i)\bwhich (?:one|file|table|dir|directory|path|version|bucket) is (?:the )?([a-z][\w-]*(?: [a-z][\w-]*){0,2})\s*[:—-]\s*[^?]{1,80}\bor\b[^?]{1,80}\?".to_string(),
         // "What does `lamp-hours` in the projector table count — lifetime or since service?"
         format!(r"(?i)\bwhat (?:does|do) {QUOTED}[^?]{{0,60}}?\b(?:count|measure|track|hold|contain|store|cover|include|represent)\b[^?]{{0,80}}\?"),
         format!(r"(?i)not sure what {q} (?:refers to|means|is|stands for)"),
@@ -75,6 +84,7 @@ static ASKED_ZH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // "请问 gold-v3 是人工标注集还是合成数据？"
         r"(?:请问\s*)?([A-Za-z][\w.+-]*[\d-][\w.+-]*|[A-Z]{2,}[\w-]*)\s*是\s*[^？?，,]{1,20}还是".to_string(),
         format!(r"{QUOTED}\s*这个(?:词|说法|概念|名字|缩写)"),
+        format!(r"{QUOTED}\s*(?:和|跟|与)[^？?，,。]{{1,30}}(?:有区别|有什么区别|有啥区别|一样|是一回事|是一个东西)(?:吗|么)?\s*[？?]"),
         format!(r"{QUOTED}\s*{PLACE}?\s*(?:是指|指的是|指|是)\s*[^，,。？?]{{1,30}}[，,]?\s*还是"),
         // "文档里多次出现 ODS，这个在你们这儿是指数仓的贴源层，还是…？"
         format!(r"([A-Za-z][\w-]{{1,15}})(?:\s?\p{{Han}}{{1,2}})?\s*[，,]\s*(?:这个|它|这里)\s*{PLACE}?\s*(?:是指|指的是|是|指)"),
@@ -168,7 +178,10 @@ static GUESSED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"{QUOTED}[^？?]{{0,30}}[？?]\s*(?:是|就是|是指|指的是)\s*([^？?，,。]{{2,60}}?)\s*(?:吗|么|嘛)\s*[？?]"),
         format!(r"(?i){QUOTED}[^?]{{0,80}}\?\s*(?:is it|do you mean|you mean|is that)\s+([^?]{{2,80}})\?"),
         format!(r"(?i)\bby {QUOTED},? (?:do |did )?you mean\s+([^?]{{2,80}})\?"),
-        format!(r"(?i)\b(?:does|do|is|are)\s+(?:the\s+)?{QUOTED}\s+(?:mean|refer to|stand for|short for|referring to)\s+([^?]{{2,80}})\?"),
+        format!(r"(?i)\b(?:does|do|is|are)\s+(?:the\s+)?{QUOTED}(?:\s+in (?:the|our|this) [\w -]{{1,30}}?)?\s+(?:mean|refer to|stand for|short for|referring to)\s+([^?]{{2,80}})\?"),
+        // "the return builder uses `ppn` in several places. Is that a person ID?" (not "is that
+        // ok?": a question about the work, not the word).
+        format!(r#"(?i){QUOTED}[^?`"“”「」]{{0,120}}\b[Ii]s (?:that|it|this) ((?:a|an|the|some|about|just|for)\s[^?]{{2,60}})\?"#),
     ]
     .iter()
     .map(|p| re(p))
@@ -265,12 +278,13 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
     // "不是 is_vip。白名单商户是 …": the offer turned down, then the answer.
     static TURNED_DOWN: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)^(?:不是|并不是|not|no,? not|nope,? not)\s*\S{1,30}$"));
-    let short = |s: &str| s.split_whitespace().count() <= 2 && s.is_ascii();
+    // ("both sort of.", "not the same.", "ha no.": a lead of a few words.)
+    let short = |s: &str| s.split_whitespace().count() <= 4 && s.is_ascii();
     let mut note = None;
+    // ("quiet zone is …" answers about `quiet_zone`.)
+    let spaced = |s: &str| s.to_lowercase().replace(['_', '-'], " ");
     let (first, mark) = match sentences.as_slice() {
-        [(one, _), (next, m), ..]
-            if short(one) && next.to_lowercase().contains(&term.to_lowercase()) =>
-        {
+        [(one, _), (next, m), ..] if short(one) && spaced(next).contains(&spaced(term)) => {
             (next.clone(), *m)
         }
         [(one, _), (next, m), ..] if TURNED_DOWN.is_match(one) => {
@@ -305,10 +319,20 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
         .map(|c| c.get(1).unwrap().as_str())
         .filter(|l| l.len() > term.len() && strip_ci(l, term).is_some())
         .map(str::to_string);
-    let term = match &longer {
-        Some(l) => l.as_str(),
-        None if shorter => head,
-        None => term,
+    // "quiet zone is …" after "`quiet_zone`": the user's own spelling.
+    let unarticled =
+        ["the ", "an ", "a "].iter().find_map(|a| strip_ci(&first, a)).unwrap_or(&first);
+    let spelt: Option<String> = unarticled
+        .char_indices()
+        .nth(term.chars().count())
+        .map(|(i, _)| &unarticled[..i])
+        .filter(|p| *p != term && spaced(p) == spaced(term))
+        .map(str::to_string);
+    let term = match (&longer, &spelt) {
+        (Some(l), _) => l.as_str(),
+        (None, Some(s)) => s.as_str(),
+        (None, None) if shorter => head,
+        (None, None) => term,
     };
     // "the ledger is …", "北极星是 …", "it's …": what follows the lead is the explanation.
     let what = ANSWER_LEAD.replace(after_term(&first, term), "");
@@ -331,7 +355,7 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
 /// `s` after a leading mention of `term` ("the vault is …" → "is …"), or `s`.
 fn after_term<'a>(s: &'a str, term: &str) -> &'a str {
     let bare = strip_ci(term, "the ").unwrap_or(term);
-    let unarticled = strip_ci(s, "the ").unwrap_or(s);
+    let unarticled = ["the ", "an ", "a "].iter().find_map(|a| strip_ci(s, a)).unwrap_or(s);
     match strip_ci(unarticled, bare) {
         Some(rest) if !rest.starts_with(|c: char| c.is_alphanumeric() && c.is_ascii()) => {
             rest.trim_start()

@@ -290,3 +290,42 @@ fn a_question_about_a_word_of_the_definition_asks_for_more_of_it() {
         "{found:?}"
     );
 }
+
+#[test]
+fn answers_to_questions_asked_in_more_ways() {
+    for (before, answer, name, fact) in [
+        ("Quick question: in `customs/entry.py` there's a `lineage` field on entries. Is that data lineage or something domain-specific?", "domain thing. lineage is the chain of prior entries a shipment was re-exported through", "lineage", "chain of prior entries"),
+        ("the code uses 'nunc pro tunc' as a docket entry type. Is that something specific to your system or the general legal meaning?", "both sort of. nunc pro tunc is an order that applies retroactively to an earlier date", "nunc pro tunc", "retroactively"),
+        ("I see references to 'the golden board' in the HIL tests. Which board is that, physically?", "the golden board is the rev C motor controller on bench 2", "golden board", "bench 2"),
+        ("One thing before I continue — in the pipeline, is an 'allocation' the same as a reservation?", "not the same. an allocation is cases assigned to a specific importer's PO after customs clearance", "allocation", "customs clearance"),
+        ("In the mod loader I see `shadow mods` mentioned in comments — what are those?", "shadow mods are mods a user installed that override the same asset path as another mod", "shadow mods", "same asset path"),
+        ("Quick question: the return builder uses `ppn` in several places. Is that a person ID?", "ppn is the preparer PIN — the 5-digit self-select PIN the preparer signs with. not a person id", "ppn", "preparer PIN"),
+        ("Does 'walk-in' in the booking API mean the same as an unscheduled event?", "not quite. walk-in is a booking made at the front desk by staff on behalf of someone", "walk-in", "front desk"),
+        ("“白样本”在这个训练脚本里具体指什么？是所有负样本吗？", "对也不对，白样本是人工确认过的正常交易，不是所有负样本。", "白样本", "人工确认过"),
+        ("「洁牙套餐」和普通洁牙在计费上有区别吗？我需要知道 price 该怎么算。", "有区别，洁牙套餐是年卡，一年 2 次洁牙+1 次涂氟，预付 680", "洁牙套餐", "预付 680"),
+    ] {
+        let mut c = Conversation::default();
+        c.assistant(before);
+        c.user(answer, 1);
+        assert!(
+            c.found.iter().any(|(f, _)| f.term == name && f.explanation.contains(fact)),
+            "{before}: {:?}",
+            c.found
+        );
+    }
+    // A question about the work names no word.
+    let mut c = Conversation::default();
+    c.assistant("I bumped `retry_max` to 5. Is that ok?");
+    c.user("yes that's fine", 1);
+    assert!(c.found.is_empty(), "{:?}", c.found);
+}
+
+#[test]
+fn an_answer_keeps_the_users_spelling_and_english_punctuation() {
+    let mut c = Conversation::default();
+    c.assistant("Quick question: the schema has `quiet_zone` on stations. Is that about noise?");
+    c.user("ha no. quiet zone is stations where we suppress the low-balance beep at night 23:00–05:00. list is in stations.csv column qz", 1);
+    let f = &c.found.first().expect("a proposal").0;
+    assert_eq!(f.term, "quiet zone");
+    assert!(!f.explanation.contains('；') && f.explanation.contains("stations.csv"), "{f:?}");
+}
