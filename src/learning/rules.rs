@@ -164,7 +164,7 @@ static ZH_NARRATIVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ZH_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^{T}\s*是\s*(.{{2,60}}?)\s*的(?:简称|缩写|叫法|代号|别名|代称|外号|昵称|绰号|俗称)"
+        r"^{T}\s*是\s*(.{{2,60}}?)\s*的(?:简称|缩写|叫法|代号|别名|代称|外号|昵称|绰号|俗称)(?:\s*[，,；;]\s*(.+))?"
     ))
 });
 static EN_CALL: LazyLock<Regex> = LazyLock::new(|| {
@@ -179,7 +179,7 @@ static EN_MEAN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_MEANS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:in (?:this|our) (?:project|repo|codebase|team|org|company|group),?\s+|in (?:this|our|the)\s+(?:[\w-]+\s+)?(?:code|codebase|repo|project|app|service|team|dashboards?|schema|docs|pipeline|backend|frontend|fleet|system|domain|world|game|lab|shop|plant|clinic|hospital|warehouse|store),?\s+|here,?\s+|around here,?\s+)?(?:the (?:word|term|phrase|acronym|abbreviation)\s+)?{ET}\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is the name of (?:our|the|a|an)\b|is what we call)\s+(.{{2,}})$"
+        r"(?i)^(?:in (?:this|our) (?:project|repo|codebase|team|org|company|group),?\s+|in (?:this|our|the)\s+(?:[\w-]+\s+)?[\w-]+,?\s+|here,?\s+|around here,?\s+)?(?:the (?:word|term|phrase|acronym|abbreviation)\s+)?{ET}(?:\s+(?:on|in|for) (?:the|our|this) [\w-]+(?:\s[\w-]+)?)?\s+(?:means|stands for|refers to|is short for|is shorthand for|is (?:our|the team's|the)\s+(?:\w+\s+)?(?:name|term|codename|code name|word|nickname|shorthand|alias) for|is the name of (?:our|the|a|an)\b|is what we call)\s+(.{{2,}})$"
     ))
 });
 static EN_CALLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -223,7 +223,7 @@ static EN_NAME_FOR: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "'Sev2' = customer-visible …". The quotes say the user is naming a word.
 static QUOTED_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)^(?:so\s+)?(?:in (?:our|this|the) [\w-]+(?: [\w-]+)?,?\s+)?(?:(?:the|our|a|an)\s+|[^“"「『，,。`]{0,12}?的\s*|[^“"「『，,。`\s]{1,12}?(?:里|中)\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)(?:\s+(?:job|service|table|flag|script|tool|queue|bucket|module|command|label))?(?:\s+(?:in|for|at|on) (?:our|this|the) [\w -]{1,30}?)?\s*[：:，,]?\s*(?:is|are|=|refers specifically to|refers to|specifically means|always means|only means|means|denotes|stands for|[-–—]+\s*(?:that'?s|thats|it'?s|which is)|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
+        r#"(?i)^(?:so\s+)?(?:in (?:our|this|the) [\w-]+(?: [\w-]+)?,?\s+)?(?:(?:the|our|a|an)\s+|[^“"「『，,。`]{0,12}?的\s*|[^“"「『，,。`\s]{1,12}?(?:里|中)\s*|(?:以后|今后|往后|后面|之后)\s*)?(?:["“'‘「『]([^"”'’」』]{1,40})["”'’」』]|`([^`]{1,40})`)(?:\s+(?:job|service|table|flag|script|tool|queue|bucket|module|command|label))?(?:\s+(?:in|for|at|on) (?:our|this|the) [\w -]{1,30}?)?\s*[：:，,]?\s*(?:is|are|=|refers specifically to|refers to|specifically means|always means|only means|means|denotes|stands for|[-–—]+\s*(?:that'?s|thats|it'?s|which is)|[—–]+|是|就是指|就是|指的是|是指|即|指)\s*(.{2,})$"#,
     )
 });
 /// "QB-7 is our quote builder service": a name (capitals, digits, dashes) said to be ours.
@@ -314,7 +314,8 @@ fn definition(s: &str) -> Option<Candidate> {
         return make(term, &join(what, rest), Kind::Definition, 0.85);
     }
     if let Some(c) = ZH_ALIAS.captures(s) {
-        return make(&c[1], &c[2], Kind::Definition, 0.85);
+        // ("“白盒柜”是我们给新款控制柜起的代号，型号 KC-300，…": what follows says more.)
+        return make(&c[1], &join(&c[2], c.get(3).map(|m| m.as_str())), Kind::Definition, 0.85);
     }
     if let Some(c) = ZH_ABBR.captures(s) {
         let rest = c.get(3).map(|m| m.as_str());

@@ -38,6 +38,15 @@ static RIGHT_NAME: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "the press firmware rollout is PRT-541, not PRT-514", "the staging db for the clinic app is
+/// dent-stg-02, not dent-stg-01": a code-like name set right against another, the thing it
+/// names before it.
+static CODE_NOT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^(?:the\s+)?([\w -]{2,50}?)\s+(?:is|are)\s+["'`]?((?-i:[A-Z][A-Z0-9]*-\d+)|[A-Za-z][\w.]*[-_][\w.-]+)["'`]?\s*,?\s*not\s+["'`]?((?-i:[A-Z][A-Z0-9]*-\d+)|[A-Za-z][\w.]*[-_][\w.-]+)["'`]?\s*(.*)$"#,
+    )
+});
+
 /// "你搞错了 是玄甲网关 不是玄武", "看错了，是 geo_fencer_v3 不是 geo_fence_v3": after a "no", the
 /// name it is and the one it is not.
 static ZH_RIGHT: LazyLock<Regex> = LazyLock::new(|| {
@@ -286,6 +295,16 @@ pub(super) fn correction(s: &str) -> Option<Candidate> {
     // "its authn-proxy not authz-proxy", "fct_orders_daily, not fct_order.": the name set right
     // says so itself, with or without a "no" before it.
     let after = NEGATED.find(s).map_or(s, |m| s[m.end()..].trim_start());
+    if let Some(c) = CODE_NOT.captures(after).filter(|c| !c[2].eq_ignore_ascii_case(&c[3])) {
+        let what = format!("{}, not {}", &c[1], &c[3]);
+        let rest = c[4].trim_start_matches(['.', ';', ',']).trim();
+        return make(
+            &c[2],
+            &join(&what, (!rest.is_empty()).then_some(rest)),
+            Kind::Correction,
+            0.8,
+        );
+    }
     // "是 user_tags 不是 user_tag": a name, not "我的问题" or "这个".
     let zh = ZH_RIGHT.captures(after).filter(|c| {
         !c[1].starts_with(['我', '你', '他', '她', '这', '那']) && !c[1].contains('的')

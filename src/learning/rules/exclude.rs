@@ -99,7 +99,7 @@ pub(super) fn has_identifier(s: &str) -> bool {
 pub(super) fn without_pasted(prose: &str) -> &str {
     static ANNOUNCES: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)报错|错误信息|异常|日志|事件|堆栈|输出|打出来|打印出来|打出的|吐出来|文档|说明如下|如下|以下是|原文|合同|协议|条款|邮件|供应商|翻译|这是.{0,8}说明|\b(?:logs?|logcat|traceback|stack ?trace|output|docs?|documentation|spec|contract|terms|vendor|readme|changelog|release notes|email|error|exception|crash(?:ed|es)?|panic(?:ked)?|says|said|wrote|sent|rfc|draft|wiki|handbook)\b",
+            r"(?i)报错|报这个|报了这个|报下面|报如下|出了这个|遇到这个|\b(?:getting|got|seeing|hit) this\b|错误信息|异常|日志|事件|堆栈|输出|打出来|打印出来|打出的|吐出来|文档|说明如下|如下|以下是|原文|合同|协议|条款|邮件|供应商|翻译|这是.{0,8}说明|\b(?:logs?|logcat|traceback|stack ?trace|output|docs?|documentation|spec|contract|terms|vendor|readme|changelog|release notes|email|error|exception|crash(?:ed|es)?|panic(?:ked)?|says|said|wrote|sent|rfc|draft|wiki|handbook)\b",
         )
     });
     // "贴一段监管文件：「大额交易」是指 …", "合同里是这么写的：“…”", "合同附件里写着：'…'",

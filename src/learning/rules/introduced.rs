@@ -1,7 +1,7 @@
 //! A term the user introduces for later, in so many words: "“鹰眼系统”你之后会经常看到，是赛事风控的
 //! 实时监控", "let me explain hot seat since it'll come up a lot: it's …", "also define stale
 //! pick for the picking svc: a pick task …", "我们票务里有个概念叫“压舱票”，是…", "以后会经常提到
-//! QG-3，先说一下：它是…". The words that introduce it ("you'll see it often", "define", "有个概念
+//! QG-3，先说一下：它是…", "ticket keys starting with VIV- are …". The words that introduce it ("you'll see it often", "define", "有个概念
 //! 叫") say the user is naming a thing, so the name is a term even when it reads as a common
 //! word; what follows them is what it is.
 
@@ -22,7 +22,7 @@ const ZH_IS: &str = r"(?:它|这个)?\s*(?:意思是|的意思是|是指|指的�
 pub(super) fn introduced(s: &str) -> Option<Candidate> {
     static CUE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"(?i)看到|遇到|见过|碰到|用到|提到|有个|定义|解释|意思|define|explain|come up|stage|naming thing|we use|about",
+            r"(?i)看到|遇到|见过|碰到|用到|提到|有个|定义|解释|意思|define|explain|come up|stage|naming thing|we use|about|[—–]|starting with|beginning with|prefixed with",
         )
     });
     if !CUE.is_match(s) {
@@ -52,6 +52,9 @@ pub(super) fn introduced(s: &str) -> Option<Candidate> {
             r#"(?i)^(?:(?:let me|i'll|i want to|also|and|pls|please)\s+)*(?:define|explain)\s+["'`]?([a-z][\w-]*(?: [a-z][\w-]*){0,2}?)["'`]?(?:\s+(?:for|since|because|as|in|so)\b[^:]{0,60})?:\s*(?:it'?s|it is|that'?s|they'?re)?\s*(.{4,})$"#.to_string(),
             // "we use 'blue door' as the name for the break-glass admin path into prod".
             r#"(?i)^we (?:use|say)\s+["'`]([^"'`]{2,30})["'`]\s+as (?:the|our) (?:name|word|term|shorthand) for\s+(.{4,})$"#.to_string(),
+            // "\"Tuesday freeze\" — from Tuesday 18:00 to Wednesday 06:00 no schema migrations":
+            // a quoted name, a dash, and what it is.
+            r#"^["“「'‘`]([^"”」'’`]{2,30})["”」'’`]\s*[—–]+\s*(.{6,})$"#.to_string(),
             // "ok so about the 'sweep', it's the job that …".
             r#"(?i)^(?:(?:ok|okay|so)[,]?\s+)*about\s+(?:the\s+)?["'`]([^"'`]{2,30})["'`],\s*(?:it'?s|its|that'?s|they'?re)\s+(.{4,})$"#.to_string(),
         ]
@@ -59,6 +62,15 @@ pub(super) fn introduced(s: &str) -> Option<Candidate> {
         .map(|p| re(p))
         .collect()
     });
+    // "ticket keys starting with VIV- are animal welfare incidents": a prefix names a kind.
+    static PREFIXED: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?i)\b(?:skus?|ticket keys|tickets|keys|ids|codes|branches|tags|files|jobs|rows|accounts|orders|items|labels)\s+(?:starting|beginning|prefixed) with\s+["'`]?((?-i:[A-Z][A-Z0-9]*-?)|[a-z][\w]*[-_])["'`]?\s+(?:are|is|mean)\s+(.{4,})$"#,
+        )
+    });
+    if let Some(c) = PREFIXED.captures(s) {
+        return make(&c[1], &c[2], Kind::Definition, 0.75);
+    }
     let c = FORMS.iter().find_map(|p| p.captures(s))?;
     let groups: Vec<&str> = c.iter().skip(1).flatten().map(|m| m.as_str()).collect();
     let (term, what) = (groups.first()?, groups.last()?);

@@ -329,3 +329,27 @@ fn an_answer_keeps_the_users_spelling_and_english_punctuation() {
     assert_eq!(f.term, "quiet zone");
     assert!(!f.explanation.contains('；') && f.explanation.contains("stations.csv"), "{f:?}");
 }
+
+#[test]
+fn names_remembered_in_more_forms() {
+    for (s, name, fact) in [
+        ("wrong key — the press firmware rollout is PRT-541, not PRT-514. 514 got closed as a dup months ago", "PRT-541", "press firmware rollout"),
+        ("remember: the staging db for the clinic app is dent-stg-02, not dent-stg-01 (that one's being decommissioned). connect as readonly_bot", "dent-stg-02", "not dent-stg-01"),
+        ("记住：“白盒柜”是我们给新款控制柜起的代号，型号 KC-300，跟老的 KC-200 接线不一样", "白盒柜", "KC-300"),
+        ("Remember this one: \"Tuesday freeze\" — from Tuesday 18:00 to Wednesday 06:00 no schema migrations on the fare DB", "Tuesday freeze", "no schema migrations"),
+        ("note for you, remember it: in our scheduler spot means GPU spot instances on the secondary cloud account", "spot", "secondary cloud account"),
+        ("Please remember this for future sessions: brownout mode on the paging server means we only send SMS", "brownout mode", "only send SMS"),
+        ("你记住啊，“二审”在我们漫画平台是指编辑部终审前的法务审核，不是第二轮编辑审稿", "二审", "法务审核"),
+        ("pls remember for later sessions — SKUs starting with ZF- are animal feed stock, not shop merch", "ZF-", "animal feed stock"),
+        ("remember pls: ticket keys starting with VIV- are animal welfare incidents, they must never be auto-closed", "VIV-", "animal welfare"),
+    ] {
+        let found = talk(&[s]);
+        assert!(found.iter().any(|(t, e)| t == name && e.contains(fact)), "{s}: {found:?}");
+    }
+}
+
+#[test]
+fn a_log_announced_as_what_was_reported_is_pasted() {
+    let found = talk(&["跑 pipeline 报这个：\nKeyError: 'glcm_contrast' — feature 'glcm_contrast' means texture contrast but column missing"]);
+    assert!(found.is_empty(), "{found:?}");
+}

@@ -18,7 +18,7 @@ pub(super) fn zh_named_is(s: &str) -> Option<Candidate> {
     // "β 在这个模型里是 KL 项的权重": where it holds, then what it is.
     static ZH_PLACE_IS: LazyLock<Regex> = LazyLock::new(|| {
         re(&format!(
-            r"^{T}\s*在(?:这个|我们的?|咱们的?|本)\p{{Han}}{{0,4}}?(?:里|中|上|这边|这儿|这里)\s*(?:就是|是|指的是|是指|就是指|指)\s*(.{{3,}})$"
+            r"^{T}\s*在(?:这个|我们的?|咱们的?|本)\p{{Han}}{{0,6}}?(?:里|中|上|这边|这儿|这里)?\s*(?:就是|是|指的是|是指|就是指|指)\s*(.{{3,}})$"
         ))
     });
     // "GMV 不含退款，也不含运费，只算商品成交金额": an acronym defined by what it counts.
