@@ -212,6 +212,15 @@ const FLOORS: &[(&str, Floors)] = &[
     // figures.
     ("cases/part_z9", Floors { precision: 0.76, recall: 0.65, facts: 0.97 }),
     ("cases/part_z10", Floors { precision: 0.84, recall: 0.73, facts: 0.97 }),
+    // Blind parts Z11 and Z12, written by hand by two helpers with Z1's brief after Z9 and Z10
+    // were measured, with no rule change since, committed unread (0b29b95), and measured once on
+    // the same rules (ab51872): by the rules Z11 0.714 / 0.667 / 0.944 (tp 160, fp 64, fn 80;
+    // 0.768 / 0.717 with `also`), Z12 0.808 / 0.700 / 0.905 (tp 168, fp 40, fn 72; 0.827 / 0.717
+    // with `also`); with the local model's review (a helper answering the 172 prompts,
+    // replayed) Z11 0.893 / 0.833 / 0.900, Z12 0.915 / 0.900 / 0.926. Under the issue's
+    // targets; the floors hold the rules' figures.
+    ("cases/part_z11", Floors { precision: 0.71, recall: 0.66, facts: 0.94 }),
+    ("cases/part_z12", Floors { precision: 0.80, recall: 0.70, facts: 0.90 }),
 ];
 
 fn root() -> PathBuf {
