@@ -163,11 +163,9 @@ pub(super) fn announced(prose: &str) -> Option<String> {
     // —", "so in our ingest we have 'late rows'": a quoted name the team has, and nothing said
     // of it yet.
     static WE_HAVE: LazyLock<Regex> = LazyLock::new(|| {
-        re(r#"(?i)^\s*(?:[^“"「'‘`
-]{0,16}[，,]\s*)?(?:我们|咱们|大家)[^“"「'‘`
-，,。]{0,8}?(?:都|一般|内部)?(?:叫|叫做|管它叫|管这个叫|称为|称作)\s*["“「'‘`]([^"”」'’`
-]{1,30})["”」'’`]\s*(?:[-–—:：。.!！]+|……|\.{3})?\s*$|^\s*(?:(?:so|ok|okay|and|also|ok next thing)[,，.]?\s+)?(?:in (?:our|the) [\w -]{1,30}?,?\s+)?(?:we (?:have|use|got|keep|track)|there'?s) (?:a |an |the )?(?:(?:notion|concept|thing|term|idea) (?:of|called|we call) )?(?:a |an |the )?(?:a |an |the )?["“'‘`]([^"”'’`
-]{1,30})["”'’`](?:\s+(?:in|for|on) (?:the|our) [\w -]{1,30}?)?\s*(?:[-–—:：.]+|…|\.{3})?\s*$"#)
+        re(
+            r#"(?i)^\s*(?:[^“"「'‘`\n]{0,16}[，,]\s*)?(?:我们|咱们|大家)[^“"「'‘`\n，,。]{0,8}?(?:都|一般|内部)?(?:叫|叫做|管它叫|管这个叫|称为|称作)\s*["“「'‘`]([^"”」'’`\n]{1,30})["”」'’`]\s*(?:[-–—:：。.!！]+|……|\.{3})?\s*$|^\s*(?:(?:so|ok|okay|and|also|ok next thing)[,，.]?\s+)?(?:in (?:our|the) [\w -]{1,30}?,?\s+)?(?:we (?:have|use|got|keep|track)|there'?s) (?:a |an |the )?(?:(?:notion|concept|thing|term|idea) (?:of|called|we call) )?(?:a |an |the )?["“'‘`]([^"”'’`\n]{1,30})["”'’`](?:\s+(?:in|for|on) (?:the|our) [\w -]{1,30}?)?\s*(?:[-–—:：.]+|…|\.{3})?\s*$"#,
+        )
     });
     let prose = prose.trim();
     let c = ANNOUNCE
