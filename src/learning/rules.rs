@@ -606,16 +606,11 @@ fn first_clause(s: &str) -> &str {
 
 fn join(what: &str, rest: Option<&str>) -> String {
     match rest.map(str::trim).filter(|r| !r.is_empty()) {
-        Some(rest) if !has_han(what) => format!("{what}; {rest}"),
+        // (Chinese punctuation only where Chinese is written: "23:00–05:00" keeps "; ".)
+        Some(rest) if !scoped::has_han(what) => format!("{what}; {rest}"),
         Some(rest) => format!("{what}；{rest}"),
         None => what.to_string(),
     }
-}
-
-/// Whether `s` is Chinese, in part: its clauses are joined with Chinese punctuation. (A dash
-/// or a degree sign is no Chinese: "23:00–05:00" keeps "; ".)
-pub(super) fn has_han(s: &str) -> bool {
-    s.chars().any(scoped::is_han)
 }
 
 fn capitalised(s: &str) -> String {

@@ -320,8 +320,7 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
         .filter(|l| l.len() > term.len() && strip_ci(l, term).is_some())
         .map(str::to_string);
     // "quiet zone is …" after "`quiet_zone`": the user's own spelling.
-    let unarticled =
-        ["the ", "an ", "a "].iter().find_map(|a| strip_ci(&first, a)).unwrap_or(&first);
+    let unarticled = unarticled(&first);
     let spelt: Option<String> = unarticled
         .char_indices()
         .nth(term.chars().count())
@@ -352,11 +351,15 @@ pub(super) fn answer(asked: &Asked, prose: &str) -> Option<Candidate> {
     make(term, &what, Kind::Definition, 0.75)
 }
 
+/// `s` without a leading article ("an allocation is …" → "allocation is …").
+fn unarticled(s: &str) -> &str {
+    ["the ", "an ", "a "].iter().find_map(|a| strip_ci(s, a)).unwrap_or(s)
+}
+
 /// `s` after a leading mention of `term` ("the vault is …" → "is …"), or `s`.
 fn after_term<'a>(s: &'a str, term: &str) -> &'a str {
     let bare = strip_ci(term, "the ").unwrap_or(term);
-    let unarticled = ["the ", "an ", "a "].iter().find_map(|a| strip_ci(s, a)).unwrap_or(s);
-    match strip_ci(unarticled, bare) {
+    match strip_ci(unarticled(s), bare) {
         Some(rest) if !rest.starts_with(|c: char| c.is_alphanumeric() && c.is_ascii()) => {
             rest.trim_start()
         }

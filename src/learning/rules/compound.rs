@@ -62,7 +62,8 @@ pub(super) fn compound_is(s: &str) -> Option<Candidate> {
     if let Some(c) = CODE_THATS.captures(s) {
         return make(&c[1], &c[2], Kind::Definition, 0.75);
     }
-    let one_word_ok = |term: &str| !term.contains(' ') && !generic::is_common(term);
+    // One word is a name only when it is no common word.
+    let one_word_ok = |term: &str| !generic::is_common(term);
     let bare_ok = |term: &str| {
         let first = term.split_whitespace().next().unwrap_or_default().to_lowercase();
         !NOT_A_NAME.contains(&first.as_str())

@@ -72,10 +72,8 @@ pub(super) fn introduced(s: &str) -> Option<Candidate> {
         return make(&c[1], &c[2], Kind::Definition, 0.75);
     }
     let c = FORMS.iter().find_map(|p| p.captures(s))?;
+    // The name (quoted or code-like, whichever form matched) first, the meaning last.
     let groups: Vec<&str> = c.iter().skip(1).flatten().map(|m| m.as_str()).collect();
-    let (term, what) = (groups.first()?, groups.last()?);
-    if groups.len() < 2 {
-        return None;
-    }
+    let [term, .., what] = groups.as_slice() else { return None };
     make(term, what, Kind::Definition, 0.8)
 }

@@ -28,7 +28,7 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) fn add_not(explanation: &mut String, said: &str) {
     let not = super::correction::after_no(said.trim_end_matches(['。', '！', '!', '.']));
     // ("no — sweep run, not sleep run": a dash is no Chinese.)
-    if !super::has_han(said) {
+    if !super::scoped::has_han(said) {
         explanation.push_str(&format!(" ({not})"));
     } else {
         explanation.push_str(&format!("（{not}）"));
@@ -91,7 +91,8 @@ pub(super) fn extend(explanation: &mut String, more: &str) {
     if add.is_empty() || have.contains(&add) || whole || part {
         return;
     }
-    let sep = if !super::has_han(explanation) && !super::has_han(more) { "; " } else { "；" };
+    let han = |s: &str| super::scoped::has_han(s);
+    let sep = if !han(explanation) && !han(more) { "; " } else { "；" };
     let room = MAX_EXPLANATION.saturating_sub(explanation.chars().count() + sep.chars().count());
     let Some(fits) = fit(more, room) else { return };
     explanation.push_str(sep);
